@@ -1,0 +1,40 @@
+// Settings shared by the plugin (persisted with saveData) and the CLI (defaults overridden by flags).
+// Every limit has a working default; later features add fields here with their defaults.
+
+export interface Settings {
+  serverEnabled: boolean;
+  port: number;
+  /** 127.0.0.1 unless the user explicitly opts into another address (the UI warns). */
+  bindAddress: string;
+  /** Extra Host header values accepted besides localhost/127.0.0.1/[::1] (for a non-loopback bind). */
+  allowedHosts: string[];
+  /** Largest number of characters one read returns. */
+  readCapChars: number;
+  /** Largest file `read_file` will return (bytes). */
+  maxFileReadBytes: number;
+  /** Largest request body the HTTP endpoint accepts (bytes). */
+  maxRequestBytes: number;
+  /** Idle MCP sessions are closed after this many minutes. */
+  sessionIdleMinutes: number;
+  /** Global read-only mode: write tools are not listed for any key. */
+  readOnly: boolean;
+  [extra: string]: unknown;
+}
+
+export const DEFAULT_PORT = 27200;
+
+export const DEFAULT_SETTINGS: Settings = {
+  serverEnabled: true,
+  port: DEFAULT_PORT,
+  bindAddress: '127.0.0.1',
+  allowedHosts: [],
+  readCapChars: 40_000,
+  maxFileReadBytes: 10 * 1024 * 1024,
+  maxRequestBytes: 16 * 1024 * 1024,
+  sessionIdleMinutes: 30,
+  readOnly: false,
+};
+
+export function withDefaults(partial: Partial<Settings> | undefined | null): Settings {
+  return { ...DEFAULT_SETTINGS, ...(partial ?? {}) } as Settings;
+}

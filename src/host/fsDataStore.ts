@@ -1,0 +1,74 @@
+// The plugin's data folder on disk. Both hosts use it (the plugin is desktop-only), so the plugin and
+// the CLI share keys, indexes and logs. Writes are atomic: temp file, fsync, rename, fsync the folder.
+import { promises as fs } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { DataStore } from './port.js';
+
+function checkName(name: string): void {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) throw new Error(`bad data file name: ${name}`);
+}
+
+export async function atomicWriteFile(file: string, bytes: Uint8Array | string): Promise<void> {
+  const dir = file.slice(0, file.lastIndexOf('/')) || '.';
+  const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+  const fh = await fs.open(tmp, 'w', 0o600);
+  try {
+    await fh.writeFile(bytes);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  try {
+    await fs.rename(tmp, file);
+  } catch (e) {
+    await fs.rm(tmp, { force: true });
+    throw e;
+  }
+  const d = await fs.open(dir, 'r').catch(() => null);
+  if (d) { await d.sync().catch(() => undefined); await d.close(); }
+}
+
+export class FsDataStore implements DataStore {
+  constructor(readonly dir: string) {}
+
+  async ensure(): Promise<void> {
+    await fs.mkdir(this.dir, { recursive: true });
+  }
+
+  async read(name: string): Promise<Uint8Array | null> {
+    checkName(name);
+    try {
+      return new Uint8Array(await fs.readFile(join(this.dir, name)));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw e;
+    }
+  }
+
+  async write(name: string, bytes: Uint8Array | string): Promise<void> {
+    checkName(name);
+    await this.ensure();
+    await atomicWriteFile(join(this.dir, name), bytes);
+  }
+
+  async append(name: string, text: string): Promise<void> {
+    checkName(name);
+    await this.ensure();
+    await fs.appendFile(join(this.dir, name), text, { mode: 0o600 });
+  }
+
+  async remove(name: string): Promise<void> {
+    checkName(name);
+    await fs.rm(join(this.dir, name), { force: true });
+  }
+
+  async size(name: string): Promise<number | null> {
+    checkName(name);
+    try {
+      return (await fs.stat(join(this.dir, name))).size;
+    } catch {
+      return null;
+    }
+  }
+}

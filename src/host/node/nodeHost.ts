@@ -1,0 +1,283 @@
+// The headless host: node fs plus our own metadata extraction and link resolution, shaped like
+// Obsidian's metadata cache so the core cannot tell the hosts apart.
+import { promises as fs, watch, type FSWatcher } from 'node:fs';
+import { basename as pathBasename, join } from 'node:path';
+import type { DataStore, FileStat, VaultEvent, VaultHost } from '../port.js';
+import type { NoteMetadata } from '../../core/markdown/metadata.js';
+import { parseMarkdown } from '../../core/markdown/parse.js';
+import { LinkIndex, resolveLinkpath, linkpathOf } from '../../core/markdown/links.js';
+import { isNotePath, dirname } from '../../core/paths.js';
+import { scanVault } from './scan.js';
+import { FsDataStore } from '../fsDataStore.js';
+
+interface Entry { stat: FileStat; disk: string }
+
+export interface NodeHostOptions {
+  dataDir?: string;
+  configDir?: string;
+  /** Watch the folder for outside changes (default true). */
+  watch?: boolean;
+  debounceMs?: number;
+}
+
+export class NodeHost implements VaultHost {
+  readonly kind = 'node' as const;
+  readonly name: string;
+  readonly configDir: string;
+  readonly data: DataStore;
+  private readonly entries = new Map<string, Entry>();
+  private readonly folderSet = new Set<string>();
+  private readonly meta = new Map<string, NoteMetadata>();
+  private readonly linkIndex = new LinkIndex([]);
+  private resolved: Record<string, Record<string, number>> | null = null;
+  private unresolved: Record<string, Record<string, number>> | null = null;
+  private readonly listeners = new Set<(e: VaultEvent) => void>();
+  private pending = new Set<string>();
+  private readyPromise: Promise<void> | null = null;
+  private watcher: FSWatcher | null = null;
+  private readonly debounce = new Map<string, ReturnType<typeof setTimeout>>();
+  private closed = false;
+
+  constructor(readonly basePath: string, private readonly opts: NodeHostOptions = {}) {
+    this.name = pathBasename(basePath);
+    this.configDir = opts.configDir ?? '.obsidian';
+    this.data = new FsDataStore(opts.dataDir ?? join(basePath, this.configDir, 'plugins', 'vault-mcp-server'));
+  }
+
+  ready(): Promise<void> {
+    this.readyPromise ??= this.initialScan();
+    return this.readyPromise;
+  }
+
+  private async initialScan(): Promise<void> {
+    const { files, folders } = await scanVault(this.basePath);
+    for (const f of folders) this.folderSet.add(f);
+    for (const f of files) {
+      this.entries.set(f.rel, { stat: { path: f.rel, size: f.size, mtime: f.mtime, ctime: f.ctime }, disk: f.disk });
+      this.linkIndex.add(f.rel);
+      if (isNotePath(f.rel)) this.pending.add(f.rel);
+    }
+    if (this.opts.watch !== false) this.startWatcher();
+    // Parse in small concurrent batches; each await yields to the event loop.
+    const queue = [...this.pending];
+    const worker = async () => {
+      for (let p = queue.pop(); p !== undefined; p = queue.pop()) await this.parse(p);
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+    this.invalidateLinks();
+    this.emit({ type: 'resolved' });
+  }
+
+  private async parse(path: string): Promise<void> {
+    const e = this.entries.get(path);
+    if (!e) { this.pending.delete(path); return; }
+    try {
+      const text = await fs.readFile(join(this.basePath, e.disk), 'utf8');
+      this.meta.set(path, parseMarkdown(text));
+    } catch {
+      this.meta.delete(path);
+    }
+    this.pending.delete(path);
+  }
+
+  pendingCount(): number {
+    return this.pending.size;
+  }
+
+  files(): FileStat[] {
+    return [...this.entries.values()].map((e) => e.stat);
+  }
+
+  folders(): string[] {
+    return [...this.folderSet];
+  }
+
+  stat(path: string): FileStat | null {
+    return this.entries.get(path.normalize('NFC'))?.stat ?? null;
+  }
+
+  isFolder(path: string): boolean {
+    return path === '' || this.folderSet.has(path.normalize('NFC'));
+  }
+
+  /** Absolute disk path of a vault path (existing spelling when the file exists). */
+  diskPath(path: string): string {
+    const e = this.entries.get(path.normalize('NFC'));
+    return join(this.basePath, e ? e.disk : path);
+  }
+
+  async readBytes(path: string): Promise<Uint8Array> {
+    return new Uint8Array(await fs.readFile(this.diskPath(path)));
+  }
+
+  async readText(path: string): Promise<string> {
+    return fs.readFile(this.diskPath(path), 'utf8');
+  }
+
+  metadata(path: string): NoteMetadata | null {
+    return this.meta.get(path.normalize('NFC')) ?? null;
+  }
+
+  resolveLink(linkpath: string, sourcePath: string): string | null {
+    return resolveLinkpath(linkpath, sourcePath, this.linkIndex);
+  }
+
+  private invalidateLinks(): void {
+    this.resolved = null;
+    this.unresolved = null;
+  }
+
+  private computeLinks(): void {
+    const resolved: Record<string, Record<string, number>> = {};
+    const unresolved: Record<string, Record<string, number>> = {};
+    for (const [source, m] of this.meta) {
+      const r: Record<string, number> = {};
+      const u: Record<string, number> = {};
+      const refs = [...(m.links ?? []), ...(m.embeds ?? []), ...(m.frontmatterLinks ?? [])];
+      for (const ref of refs) {
+        const lp = linkpathOf(ref.link);
+        if (lp === '') { r[source] = (r[source] ?? 0) + 1; continue; } // [[#heading]] points at itself
+        const target = resolveLinkpath(lp, source, this.linkIndex);
+        if (target) r[target] = (r[target] ?? 0) + 1;
+        else u[lp] = (u[lp] ?? 0) + 1;
+      }
+      resolved[source] = r;
+      unresolved[source] = u;
+    }
+    this.resolved = resolved;
+    this.unresolved = unresolved;
+  }
+
+  resolvedLinks(): Record<string, Record<string, number>> {
+    if (!this.resolved) this.computeLinks();
+    return this.resolved!;
+  }
+
+  unresolvedLinks(): Record<string, Record<string, number>> {
+    if (!this.unresolved) this.computeLinks();
+    return this.unresolved!;
+  }
+
+  subscribe(listener: (e: VaultEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(e: VaultEvent): void {
+    for (const l of this.listeners) {
+      try { l(e); } catch { /* a listener's failure must not stop the others */ }
+    }
+  }
+
+  private addFolders(path: string): void {
+    for (let d = dirname(path); d !== '' && !this.folderSet.has(d); d = dirname(d)) this.folderSet.add(d);
+  }
+
+  /**
+   * Brings one path in line with the disk (after our own write or a watcher event) and emits the
+   * events Obsidian would: create/modify/delete, then metadata, then resolved.
+   */
+  async refresh(path: string, diskRel?: string): Promise<void> {
+    const rel = path.normalize('NFC');
+    const disk = diskRel ?? this.entries.get(rel)?.disk ?? rel;
+    let st;
+    try {
+      st = await fs.lstat(join(this.basePath, disk));
+      if (st.isSymbolicLink()) st = await fs.stat(join(this.basePath, disk));
+    } catch {
+      st = null;
+    }
+    const before = this.entries.get(rel);
+    if (st && st.isDirectory()) {
+      if (!this.folderSet.has(rel)) { this.folderSet.add(rel); this.addFolders(rel); await this.rescanFolder(rel); }
+      return;
+    }
+    if (!st || !st.isFile()) {
+      if (this.folderSet.has(rel)) {
+        for (const p of [...this.entries.keys()]) if (p.startsWith(rel + '/')) await this.drop(p);
+        for (const f of [...this.folderSet]) if (f === rel || f.startsWith(rel + '/')) this.folderSet.delete(f);
+        return;
+      }
+      if (before) await this.drop(rel);
+      return;
+    }
+    const stat: FileStat = { path: rel, size: st.size, mtime: st.mtimeMs, ctime: st.birthtimeMs || st.ctimeMs };
+    if (before && before.stat.size === stat.size && before.stat.mtime === stat.mtime) { this.pending.delete(rel); return; }
+    this.entries.set(rel, { stat, disk });
+    this.addFolders(rel);
+    if (!before) this.linkIndex.add(rel);
+    this.emit({ type: before ? 'modify' : 'create', path: rel });
+    if (isNotePath(rel)) {
+      this.pending.add(rel);
+      await this.parse(rel);
+      this.invalidateLinks();
+      this.emit({ type: 'metadata', path: rel });
+    } else if (!before) this.invalidateLinks();
+    this.emit({ type: 'resolved' });
+  }
+
+  /** Records a rename we performed ourselves, so listeners see one rename instead of delete + create. */
+  async renamed(oldPath: string, newPath: string): Promise<void> {
+    const from = oldPath.normalize('NFC');
+    const to = newPath.normalize('NFC');
+    const e = this.entries.get(from);
+    this.entries.delete(from);
+    this.linkIndex.remove(from);
+    const m = this.meta.get(from);
+    this.meta.delete(from);
+    let st;
+    try { st = await fs.stat(join(this.basePath, to)); } catch { st = null; }
+    if (!st) { if (e) this.emit({ type: 'delete', path: from }); this.invalidateLinks(); return; }
+    this.entries.set(to, { stat: { path: to, size: st.size, mtime: st.mtimeMs, ctime: e?.stat.ctime ?? st.ctimeMs }, disk: to });
+    this.addFolders(to);
+    this.linkIndex.add(to);
+    if (m) this.meta.set(to, m);
+    this.emit({ type: 'rename', path: to, oldPath: from });
+    if (isNotePath(to)) { await this.parse(to); this.emit({ type: 'metadata', path: to }); }
+    this.invalidateLinks();
+    this.emit({ type: 'resolved' });
+  }
+
+  private async drop(rel: string): Promise<void> {
+    this.entries.delete(rel);
+    this.meta.delete(rel);
+    this.pending.delete(rel);
+    this.linkIndex.remove(rel);
+    this.invalidateLinks();
+    this.emit({ type: 'delete', path: rel });
+    this.emit({ type: 'resolved' });
+  }
+
+  private async rescanFolder(rel: string): Promise<void> {
+    const { files, folders } = await scanVault(join(this.basePath, rel));
+    for (const f of folders) this.folderSet.add(`${rel}/${f}`);
+    for (const f of files) await this.refresh(`${rel}/${f.rel}`, `${rel}/${f.disk}`);
+  }
+
+  private startWatcher(): void {
+    try {
+      this.watcher = watch(this.basePath, { recursive: true }, (_type, name) => {
+        if (!name || this.closed) return;
+        const disk = String(name).replace(/\\/g, '/');
+        if (disk.split('/').some((c) => c.startsWith('.'))) return;
+        const rel = disk.normalize('NFC');
+        clearTimeout(this.debounce.get(rel));
+        if (isNotePath(rel)) this.pending.add(rel);
+        this.debounce.set(rel, setTimeout(() => {
+          this.debounce.delete(rel);
+          void this.refresh(rel, disk).finally(() => { if (!this.entries.has(rel)) this.pending.delete(rel); });
+        }, this.opts.debounceMs ?? 100));
+      });
+      this.watcher.on('error', () => { /* the folder vanished; keep serving what we have */ });
+    } catch {
+      this.watcher = null; // recursive watch unsupported: changes are seen on our own writes only
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.watcher?.close();
+    for (const t of this.debounce.values()) clearTimeout(t);
+    this.debounce.clear();
+  }
+}

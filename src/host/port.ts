@@ -1,0 +1,70 @@
+// The host port: everything above it (services, tools, HTTP) is shared by the Obsidian plugin and the
+// headless server; only a host knows where bytes and metadata come from.
+// Paths crossing this port are vault-relative, '/'-separated and NFC-normalised (see core/paths.ts);
+// a host maps them to whatever spelling the file system uses (macOS may store NFD).
+import type { NoteMetadata } from '../core/markdown/metadata.js';
+
+export interface FileStat {
+  path: string;
+  size: number;
+  mtime: number; // ms since epoch
+  ctime: number;
+}
+
+export type VaultEvent =
+  | { type: 'create' | 'modify' | 'delete'; path: string }
+  | { type: 'rename'; path: string; oldPath: string }
+  /** Metadata for `path` was (re)computed; the link graph may have changed. */
+  | { type: 'metadata'; path: string }
+  /** All pending metadata work is done (Obsidian's `resolved`). */
+  | { type: 'resolved' };
+
+/** Small private files of the plugin (keys, indexes, logs) in `<configDir>/plugins/<id>/`. */
+export interface DataStore {
+  readonly dir: string; // absolute folder, for messages only
+  read(name: string): Promise<Uint8Array | null>;
+  /** Atomic replace: readers see the old or the new bytes, never a mix. */
+  write(name: string, bytes: Uint8Array | string): Promise<void>;
+  append(name: string, text: string): Promise<void>;
+  remove(name: string): Promise<void>;
+  size(name: string): Promise<number | null>;
+}
+
+export interface VaultHost {
+  readonly kind: 'node' | 'obsidian';
+  /** Display name of the vault (its folder name). */
+  readonly name: string;
+  /** Absolute path of the vault on disk, when there is one (messages, git). */
+  readonly basePath: string | null;
+  /** The vault's config folder name, normally `.obsidian`. */
+  readonly configDir: string;
+
+  /** Resolves when the first scan is done and every note has metadata. */
+  ready(): Promise<void>;
+  /** Notes whose metadata is not yet (re)computed: index answers are stale while > 0. */
+  pendingCount(): number;
+
+  /** Every file outside dot-folders. */
+  files(): FileStat[];
+  /** Every folder outside dot-folders, without the root. */
+  folders(): string[];
+  stat(path: string): FileStat | null;
+  isFolder(path: string): boolean;
+  readText(path: string): Promise<string>;
+  readBytes(path: string): Promise<Uint8Array>;
+
+  /** Parsed metadata of a markdown note; null for non-notes or before the first parse. */
+  metadata(path: string): NoteMetadata | null;
+  /** Like `metadataCache.getFirstLinkpathDest`: the file a link from `sourcePath` opens, or null. */
+  resolveLink(linkpath: string, sourcePath: string): string | null;
+  /** source path → target path → count, as `metadataCache.resolvedLinks`. */
+  resolvedLinks(): Record<string, Record<string, number>>;
+  /** source path → unresolved link text → count, as `metadataCache.unresolvedLinks`. */
+  unresolvedLinks(): Record<string, Record<string, number>>;
+
+  /** Subscribe to vault events; returns the unsubscribe function. */
+  subscribe(listener: (event: VaultEvent) => void): () => void;
+
+  readonly data: DataStore;
+  close(): Promise<void>;
+}

@@ -1,0 +1,100 @@
+// buildServer(deps, caller): one low-level MCP Server per session, with only the tools this caller may
+// use. All calls pass through `dispatch`, the single place for argument validation, permission checks,
+// middleware (limits, audit) and result shaping.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { ServerDeps } from './deps.js';
+import { isWriteTool, type Caller, type ToolContext, type ToolDef } from './tool.js';
+import { Refusal, refusalText } from '../core/errors.js';
+import { ScopedVault } from '../services/scopedVault.js';
+import { allTools } from './tools/index.js';
+import { serverInstructions } from './instructions.js';
+
+export function permittedTools(deps: ServerDeps, caller: Caller, tools: ToolDef[] = allTools()): ToolDef[] {
+  const s = deps.settings();
+  return tools.filter((t) => {
+    if (t.available && !t.available(deps)) return false;
+    if (caller.disabledFamilies.includes(t.family)) return false;
+    if (isWriteTool(t) && (s.readOnly || caller.scope !== 'readwrite')) return false;
+    return true;
+  });
+}
+
+function describe(t: ToolDef, deps: ServerDeps): string {
+  return typeof t.description === 'function' ? t.description(deps) : t.description;
+}
+
+export function toolListing(t: ToolDef, deps: ServerDeps) {
+  return {
+    name: t.name,
+    title: t.title,
+    description: describe(t, deps),
+    inputSchema: z.toJSONSchema(t.input, { io: 'input' }) as { type: 'object'; [k: string]: unknown },
+    outputSchema: z.toJSONSchema(t.output, { io: 'output' }) as { type: 'object'; [k: string]: unknown },
+    annotations: { title: t.title, ...t.annotations },
+  };
+}
+
+function zodMessage(err: z.ZodError): string {
+  return err.issues
+    .slice(0, 5)
+    .map((i) => {
+      const at = i.path.length ? i.path.join('.') : 'arguments';
+      if (i.code === 'unrecognized_keys') return `unknown argument${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => `"${k}"`).join(', ')}`;
+      return `${at}: ${i.message}`;
+    })
+    .join('; ');
+}
+
+export function refusalResult(r: Refusal): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: refusalText(r) }] };
+}
+
+export async function dispatch(deps: ServerDeps, caller: Caller, tools: ToolDef[], name: string, rawArgs: unknown, signal: AbortSignal): Promise<CallToolResult> {
+  const started = deps.now();
+  const tool = tools.find((t) => t.name === name);
+  const args = (rawArgs ?? {}) as Record<string, unknown>;
+  const ctx: ToolContext = { deps, caller, vault: new ScopedVault(deps.host, caller.root), signal };
+  let result: CallToolResult;
+  let code: string | undefined;
+  try {
+    if (!tool) {
+      const exists = allTools().some((t) => t.name === name);
+      throw new Refusal(exists ? 'permission_denied' : 'not_found', exists
+        ? `The tool "${name}" is not available to this key (read-only scope, read-only mode or a switched-off tool family). Ask the vault owner for a key that allows it.`
+        : `There is no tool "${name}"; call tools/list to see the available tools.`);
+    }
+    const parsed = tool.input.safeParse(args);
+    if (!parsed.success) throw new Refusal('invalid_argument', `Invalid arguments for ${name}: ${zodMessage(parsed.error)}. Fix them and call again.`);
+    for (const m of deps.middleware) await m.before?.({ tool, args, ctx });
+    const out = await tool.handler(parsed.data, ctx);
+    const checked = tool.output.safeParse(out.structured);
+    if (!checked.success) throw new Error(`output of ${name} does not match its schema: ${zodMessage(checked.error)}`);
+    result = {
+      structuredContent: checked.data as Record<string, unknown>,
+      content: [{ type: 'text', text: out.text ?? JSON.stringify(checked.data) }, ...(out.extra ?? [])],
+    };
+    if (out.meta) result._meta = out.meta;
+  } catch (e) {
+    const r = e instanceof Refusal ? e : new Refusal('internal_error', `The server failed while running ${name}: ${(e as Error)?.message ?? e}. The vault was not changed by this failure unless the message says otherwise; retry once, then report it.`);
+    code = r.code;
+    result = refusalResult(r);
+  }
+  if (tool) {
+    const bytes = JSON.stringify(result).length;
+    for (const m of deps.middleware) m.after?.({ tool, args, ctx }, { ok: !code, code, ms: deps.now() - started, bytes });
+  }
+  return result;
+}
+
+export function buildServer(deps: ServerDeps, caller: Caller): Server {
+  const server = new Server(
+    { name: 'vault-mcp-server', title: 'Vault MCP Server', version: deps.version },
+    { capabilities: { tools: { listChanged: true } }, instructions: serverInstructions(deps) },
+  );
+  const tools = () => permittedTools(deps, caller);
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools().map((t) => toolListing(t, deps)) }));
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => dispatch(deps, caller, tools(), req.params.name, req.params.arguments, extra.signal));
+  return server;
+}

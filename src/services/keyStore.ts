@@ -1,0 +1,121 @@
+// Keys persisted as hashes in keys.json in the plugin data folder, shared by the plugin and the CLI.
+// The file is re-read at most every 2 s, so a key added or revoked from the CLI (or the settings tab)
+// takes effect on the next request of a running server.
+import type { DataStore } from '../host/port.js';
+import { findKey, generateRawKey, hashKey, KEY_NAME, type KeyRecord } from '../core/keys.js';
+import { refuse } from '../core/errors.js';
+
+const FILE = 'keys.json';
+
+export interface NewKey {
+  name: string;
+  scope: 'read' | 'readwrite';
+  root?: string;
+  disabledFamilies?: string[];
+  expires?: number | null;
+  dailyQuota?: number | null;
+}
+
+export class KeyStore {
+  private records: KeyRecord[] = [];
+  private ephemeral: KeyRecord[] = [];
+  private loadedAt = -Infinity;
+  private dirtyUse = new Map<string, number>();
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(private readonly data: DataStore, private readonly now: () => number = Date.now) {}
+
+  async load(): Promise<void> {
+    const bytes = await this.data.read(FILE);
+    let list: KeyRecord[] = [];
+    if (bytes) {
+      try {
+        const parsed = JSON.parse(new TextDecoder().decode(bytes));
+        if (Array.isArray(parsed?.keys)) list = parsed.keys;
+      } catch {
+        throw new Error(`${this.data.dir}/${FILE} is not valid JSON; fix or delete it (deleting removes every key).`);
+      }
+    }
+    this.records = list;
+    this.loadedAt = this.now();
+  }
+
+  private async save(): Promise<void> {
+    await this.data.write(FILE, JSON.stringify({ version: 1, keys: this.records }, null, 2) + '\n');
+  }
+
+  list(): KeyRecord[] {
+    return [...this.records, ...this.ephemeral];
+  }
+
+  async add(spec: NewKey): Promise<{ raw: string; record: KeyRecord }> {
+    await this.load();
+    if (!KEY_NAME.test(spec.name)) refuse('invalid_argument', `Key name "${spec.name}" is not allowed: use 1–64 letters, digits, spaces, "_", ".", "@" or "-".`);
+    if (this.list().some((r) => r.name === spec.name && !r.revoked)) refuse('already_exists', `A key named "${spec.name}" already exists; pick another name or revoke the old key first.`);
+    const raw = generateRawKey();
+    const hash = hashKey(raw);
+    const record: KeyRecord = {
+      id: hash.slice(0, 8), name: spec.name, scope: spec.scope, hash, created: this.now(), lastUsed: null,
+      ...(spec.root ? { root: spec.root } : {}),
+      ...(spec.disabledFamilies?.length ? { disabledFamilies: spec.disabledFamilies } : {}),
+      ...(spec.expires ? { expires: spec.expires } : {}),
+      ...(spec.dailyQuota !== undefined ? { dailyQuota: spec.dailyQuota } : {}),
+    };
+    this.records = this.records.filter((r) => r.name !== spec.name);
+    this.records.push(record);
+    await this.save();
+    return { raw, record };
+  }
+
+  /** A key that lives only in this process (VAULT_MCP_TOKEN for scripts). */
+  addEphemeral(raw: string, name: string, scope: 'read' | 'readwrite'): void {
+    const hash = hashKey(raw);
+    this.ephemeral.push({ id: hash.slice(0, 8), name, scope, hash, created: this.now(), lastUsed: null, ephemeral: true });
+  }
+
+  async revoke(name: string): Promise<boolean> {
+    await this.load();
+    const before = this.records.length;
+    this.records = this.records.filter((r) => r.name !== name);
+    const hit = this.records.length !== before;
+    if (hit) await this.save();
+    return hit;
+  }
+
+  /** The live record for a raw key, or null (unknown, revoked or expired). */
+  async authenticate(raw: string): Promise<KeyRecord | null> {
+    if (this.now() - this.loadedAt > 2000) await this.load().catch(() => undefined);
+    const rec = findKey(this.list(), raw);
+    if (!rec || rec.revoked) return null;
+    if (rec.expires && this.now() >= rec.expires) return null;
+    return rec;
+  }
+
+  /** Records last use; written back at most every 5 s. */
+  touch(rec: KeyRecord): void {
+    rec.lastUsed = this.now();
+    if (rec.ephemeral) return;
+    this.dirtyUse.set(rec.id, rec.lastUsed);
+    if (!this.flushTimer) {
+      this.flushTimer = setTimeout(() => { void this.flush(); }, 5000);
+      (this.flushTimer as { unref?: () => void }).unref?.();
+    }
+  }
+
+  async flush(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    if (!this.dirtyUse.size) return;
+    const uses = new Map(this.dirtyUse);
+    this.dirtyUse.clear();
+    await this.load();
+    for (const r of this.records) { const t = uses.get(r.id); if (t) r.lastUsed = Math.max(r.lastUsed ?? 0, t); }
+    await this.save();
+  }
+
+  /** Is a (persisted) key still live? Used by open sessions on every request. */
+  isLive(id: string): boolean {
+    const r = this.list().find((k) => k.id === id);
+    return !!r && !r.revoked && !(r.expires && this.now() >= r.expires);
+  }
+}

@@ -1,0 +1,71 @@
+// Starting the real server for tests: either the built CLI as a child process (what users run), or
+// the runtime in-process (faster, for suites that need many servers). Both speak real HTTP.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CLI } from './paths.js';
+import { tempDir } from './vault.js';
+
+export interface CliServer {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  output: () => string;
+  stop(): Promise<number | null>;
+}
+
+export async function startCli(vault: string, opts: { env?: Record<string, string>; args?: string[]; dataDir?: string } = {}): Promise<CliServer> {
+  const dataDir = opts.dataDir ?? join(tempDir('vmcp-data-'), 'data');
+  const child = spawn(process.execPath, [CLI, 'serve', '--vault', vault, '--port', '0', '--data-dir', dataDir, '--no-watch', ...(opts.args ?? [])], {
+    env: { ...process.env, ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => { out += d; });
+  child.stderr!.on('data', (d) => { out += d; });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
+    const check = () => {
+      const m = /listening on (http:\/\/\S+\/mcp)/.exec(out);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    };
+    child.stdout!.on('data', check);
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited with ${code}:\n${out}`)); });
+  });
+  return {
+    url, port: Number(new URL(url).port), child, output: () => out,
+    stop: () => new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve(child.exitCode);
+      child.once('exit', (code) => resolve(code));
+      child.kill('SIGTERM');
+    }),
+  };
+}
+
+export async function connect(url: string, key: string, name = 'vault-mcp-test'): Promise<Client> {
+  const client = new Client({ name, version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${key}` } } });
+  await client.connect(transport);
+  return client;
+}
+
+export type ToolResult = CallToolResult & { structuredContent?: Record<string, any> };
+
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
+  return (await client.callTool({ name, arguments: args })) as ToolResult;
+}
+
+/** The refusal code from a result's last `MCP-REFUSAL {...}` line, or null when the call succeeded. */
+export function refusalCode(r: ToolResult): string | null {
+  if (!r.isError) return null;
+  const text = (r.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
+  const line = text.split('\n').filter((l) => l.startsWith('MCP-REFUSAL ')).pop();
+  if (!line) throw new Error(`error result without an MCP-REFUSAL line: ${text}`);
+  return JSON.parse(line.slice('MCP-REFUSAL '.length)).code;
+}
+
+export function textOf(r: ToolResult): string {
+  return (r.content as { type: string; text?: string }[]).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+}

@@ -1,0 +1,60 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { globToRegExp } from '../../src/core/glob.js';
+import { mimeOf, isTextLike } from '../../src/core/mime.js';
+import { pageAfter, encodeCursor } from '../../src/core/cursor.js';
+import { parseTime } from '../../src/core/time.js';
+import { contentHash, CONTENT_HASH_PATTERN } from '../../src/core/hash.js';
+import { Refusal, refusalText } from '../../src/core/errors.js';
+
+test('glob: * ? [set], literal punctuation, case-insensitive', () => {
+  assert.ok(globToRegExp('*.png').test('A.PNG'));
+  assert.ok(!globToRegExp('*.png').test('a.png.txt'));
+  assert.ok(globToRegExp('report-?.pdf').test('report-1.pdf'));
+  assert.ok(globToRegExp('[ab]*').test('b.md'));
+  assert.ok(!globToRegExp('[!ab]*').test('b.md'));
+  assert.ok(globToRegExp('a+(b).md').test('a+(b).md'));
+  assert.ok(globToRegExp('[unclosed').test('[unclosed'));
+});
+
+test('mime and text sniffing', () => {
+  assert.equal(mimeOf('x/y.PNG'), 'image/png');
+  assert.equal(mimeOf('noext'), 'application/octet-stream');
+  assert.ok(isTextLike('a.md', new Uint8Array([0])));
+  assert.ok(!isTextLike('a.png', new TextEncoder().encode('text')));
+  assert.ok(isTextLike('a.unknown', new TextEncoder().encode('plain é text')));
+  assert.ok(!isTextLike('a.unknown', new Uint8Array([1, 0, 2])));
+  const cut = new TextEncoder().encode('é'.repeat(5000)); // a multi-byte char spans the 8 KB boundary
+  assert.ok(isTextLike('a.unknown', cut));
+});
+
+test('cursors resume after the last key and refuse tampering', () => {
+  const rows = ['a', 'b', 'c', 'd', 'e'];
+  const p1 = pageAfter(rows, (r) => r, 2, 'k');
+  assert.deepEqual(p1.page, ['a', 'b']);
+  const p2 = pageAfter(rows, (r) => r, 2, 'k', p1.next_cursor!);
+  assert.deepEqual(p2.page, ['c', 'd']);
+  // A row inserted before the cursor does not shift the next page.
+  const p3 = pageAfter(['a', 'aa', 'b', 'c', 'd', 'e'], (r) => r, 2, 'k', p1.next_cursor!);
+  assert.deepEqual(p3.page, ['c', 'd']);
+  const last = pageAfter(rows, (r) => r, 2, 'k', p2.next_cursor!);
+  assert.deepEqual(last.page, ['e']);
+  assert.equal(last.next_cursor, null);
+  assert.throws(() => pageAfter(rows, (r) => r, 2, 'k', 'zzz'), (e: unknown) => e instanceof Refusal && e.code === 'invalid_argument');
+  assert.throws(() => pageAfter(rows, (r) => r, 2, 'k', encodeCursor({ k: 'other', after: 'a' })), Refusal);
+});
+
+test('times: ISO dates, date-times, epoch ms; nonsense refused', () => {
+  assert.equal(parseTime('2026-01-31', 'since'), Date.UTC(2026, 0, 31));
+  assert.equal(parseTime('2026-01-31T09:00:00Z', 'since'), Date.UTC(2026, 0, 31, 9));
+  assert.equal(parseTime('1767225600000', 'since'), 1767225600000);
+  assert.throws(() => parseTime('soon', 'since'), Refusal);
+});
+
+test('hash and refusal text contract', () => {
+  assert.match(contentHash('abc'), CONTENT_HASH_PATTERN);
+  assert.equal(contentHash('abc'), contentHash(new TextEncoder().encode('abc')));
+  const t = refusalText(new Refusal('stale_precondition', 'Changed since you read it.', { current_hash: 'sha256:x' }));
+  const lines = t.split('\n');
+  assert.equal(lines[lines.length - 1], 'MCP-REFUSAL {"code":"stale_precondition","current_hash":"sha256:x"}');
+});
