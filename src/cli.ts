@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // Headless entry point: `serve`, `keys add|list|revoke`. Only parses arguments and wires things.
 import { parseArgs } from 'node:util';
 import { existsSync, statSync, readFileSync } from 'node:fs';
@@ -93,7 +92,7 @@ async function serve(argv: string[]): Promise<void> {
   await host.ready();
   let rt;
   try {
-    rt = await startRuntime({ host, settings: () => settings, keys });
+    rt = await startRuntime({ host, settings: () => settings, keys, services: { llmKey: () => process.env.OPENAI_API_KEY || undefined } });
   } catch (e) {
     await release();
     fail((e as Error).message);

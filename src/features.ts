@@ -2,6 +2,13 @@
 // start and may add services, middleware or index status providers. Order matters only for services
 // that use another's (keyword before hybrid).
 import type { ServerDeps } from './mcp/deps.js';
+import { limitsFeature } from './limits/feature.js';
+import { auditFeature } from './audit/feature.js';
+import { keywordFeature } from './search/feature.js';
+import { semanticFeature } from './semantic/feature.js';
+import { graphFeature } from './graph/feature.js';
+import { changesFeature } from './changes/feature.js';
+import { jobsFeature } from './jobs/feature.js';
 
 export interface FeatureHandle {
   stop?(): Promise<void>;
@@ -13,3 +20,8 @@ export interface Feature {
 }
 
 export const features: Feature[] = [];
+features.push(limitsFeature, auditFeature); // first: their middleware sees every call before other features'
+features.push(keywordFeature); // before semantic: hybrid search uses it
+features.push(semanticFeature);
+features.push(jobsFeature); // background jobs: runAsJob / get_job_result (src/jobs/jobs.ts)
+features.push(graphFeature, changesFeature); // link graph + task index; change feed (recordOwn for writes)

@@ -1,5 +1,6 @@
 // `serve` flags that map onto settings. Features add rows here so every limit is also a CLI flag.
 import type { Settings } from '../core/settings.js';
+import { LIMIT_FLAGS } from '../limits/settings.js';
 
 export interface SettingFlag {
   flag: string; // without the leading --
@@ -17,4 +18,21 @@ export const settingFlags: SettingFlag[] = [
   { flag: 'max-request', key: 'maxRequestBytes', kind: 'int', help: 'largest request body, bytes' },
   { flag: 'session-idle-minutes', key: 'sessionIdleMinutes', kind: 'int', help: 'close idle MCP sessions after this many minutes' },
   { flag: 'read-only', key: 'readOnly', kind: 'bool', help: 'global read-only mode: no write tools are listed' },
+  { flag: 'require-hash', key: 'requireHashForDestructive', kind: 'bool', help: 'destructive writes (replace, frontmatter, delete, overwrite) must pass expected_hash' },
+  { flag: 'max-write', key: 'maxWriteBytes', kind: 'int', help: 'largest file a write tool produces, bytes (default 10485760)' },
+  { flag: 'embedding-backend', key: 'embeddingBackend', kind: 'string', help: 'onnxruntime backend: auto (default), node or wasm' },
+  { flag: 'embedding-query-prefix', key: 'embeddingQueryPrefix', kind: 'string', help: 'text put before every semantic query (e.g. for bge models)' },
+  { flag: 'embedding-chunk-tokens', key: 'embeddingChunkTokens', kind: 'int', help: 'token budget of one embedded chunk (default 256)' },
+  { flag: 'embedding-chunk-overlap', key: 'embeddingChunkOverlap', kind: 'int', help: 'tokens repeated between split chunks (default 32)' },
+  { flag: 'embedding-skip', key: 'embeddingSkipGlobs', kind: 'list', help: 'vault-path globs never embedded, comma separated' },
+  { flag: 'hybrid-rrf-k', key: 'hybridRrfK', kind: 'int', help: 'reciprocal rank fusion constant of hybrid_search (default 60)' },
+  { flag: 'llm-url', key: 'llmUrl', kind: 'string', help: 'OpenAI-compatible endpoint for summarize, e.g. http://localhost:11434/v1 (API key from OPENAI_API_KEY); note text is sent there' },
+  { flag: 'llm-model', key: 'llmModel', kind: 'string', help: 'model name at that endpoint (summarize is listed only with --llm-url and --llm-model)' },
+  { flag: 'llm-timeout-s', key: 'llmTimeoutS', kind: 'int', help: 'time limit of one language model call, seconds (default 120)' },
+  { flag: 'llm-max-output-tokens', key: 'llmMaxOutputTokens', kind: 'int', help: 'max_tokens of one language model answer (default 1024)' },
+  { flag: 'llm-concurrency', key: 'llmConcurrency', kind: 'int', help: 'language model calls in flight per summarize call (default 2)' },
+  { flag: 'summarize-max-notes', key: 'summarizeMaxNotes', kind: 'int', help: 'most notes one summarize call covers (default 50)' },
+  { flag: 'summarize-batch-chars', key: 'summarizeBatchChars', kind: 'int', help: 'input characters per language model request; longer notes are cut (default 16000)' },
+  { flag: 'job-soft-deadline-ms', key: 'jobSoftDeadlineMs', kind: 'int', help: 'calls still running after this answer "working" with a job_id (default 25000)' },
+  ...LIMIT_FLAGS, // rate limits, quotas, auth budget, concurrency, write size, audit (src/limits/settings.ts)
 ];

@@ -1,7 +1,7 @@
-// Heading-aware chunking for embeddings (pure). A section that fits the token budget whole (with its
-// sub-sections) is one chunk named by its ordinal, because read_note(section="#N") returns exactly
-// that span; a larger section embeds its own text in budget-sized windows (with overlap) and recurses
-// into its children. Every chunk is embedded under a "Title > Heading > Sub" prefix.
+// Heading-aware chunking for embeddings (pure). Every heading's own text (up to the next heading) is
+// chunked under that heading's ordinal, so a result opens with read_note(section="#N"); text longer
+// than the token budget is split into windows that prefer paragraph, line and sentence breaks and
+// repeat `overlapTokens` of the previous window. Each chunk is embedded under "Title > Heading > Sub".
 import type { OutlineEntry } from './markdown/sections.js';
 
 export interface ChunkOptions {
@@ -112,35 +112,10 @@ export function chunkNote(title: string, text: string, bodyStart: number, outlin
     if (count(text.slice(from, to)) <= budget) { push(entry, from, to); return; }
     for (const w of windows(text, from, to, budget, Math.min(opts.overlapTokens, Math.floor(budget / 2)))) push(entry, w.start, w.end);
   };
-  const children = (i: number): number[] => {
-    const parent = outline[i];
-    const kids: number[] = [];
-    for (let j = i + 1; j < outline.length && outline[j].start < parent.end; j++) {
-      // a direct child: no heading between parent and j encloses j
-      let direct = true;
-      for (const k of kids) if (outline[k].end >= outline[j].end && outline[k].start < outline[j].start) { direct = false; break; }
-      if (direct) kids.push(j);
-    }
-    return kids;
-  };
-  const section = (i: number) => {
-    const e = outline[i];
-    const prefixTokens = count(chunkPrefix(title, e.path)) + 2;
-    if (count(text.slice(e.bodyStart, e.end)) <= opts.maxTokens - prefixTokens) { push(e, e.bodyStart, e.end); return; }
-    const kids = children(i);
-    split(e, e.bodyStart, kids.length ? outline[kids[0]].start : e.end);
-    for (const k of kids) section(k);
-  };
-  const firstHeading = outline.length ? outline[0].start : text.length;
-  const tops: number[] = [];
-  for (let i = 0; i < outline.length; i++) if (!tops.some((t) => outline[t].start <= outline[i].start && outline[i].end <= outline[t].end)) tops.push(i);
-  if (count(text.slice(bodyStart)) + count(title) + 2 <= opts.maxTokens && outline.length) {
-    // The whole note fits: one chunk, named by the note (no section).
-    push(null, bodyStart, text.length);
-  } else {
-    split(null, bodyStart, Math.max(bodyStart, firstHeading));
-    for (const t of tops) section(t);
-  }
+  // Each heading's own text (up to its first sub-heading, or the next heading) is chunked under its
+  // ordinal; the text before the first heading belongs to the note itself (ordinal null).
+  split(null, bodyStart, outline.length ? Math.max(bodyStart, outline[0].start) : text.length);
+  outline.forEach((e, i) => split(e, e.bodyStart, i + 1 < outline.length ? Math.min(e.end, outline[i + 1].start) : e.end));
   if (!out.length) out.push({ ordinal: null, heading: '', start: bodyStart, end: bodyStart, text: chunkPrefix(title, []) });
   return out;
 }

@@ -19,6 +19,9 @@ function components(raw: string, what: string): string[] {
     if (p.startsWith('.')) refuse('invalid_path', `"${raw}" names a hidden file or folder ("${p}"); hidden paths such as .obsidian, .git and .trash are out of reach.`);
     if (p.trim() === '') refuse('invalid_path', `"${raw}" has an empty path component; remove the blank segment.`);
   }
+  if (parts.length && DRIVE.test(parts[0])) {
+    refuse('invalid_path', `"${raw}" looks like a drive path ("${parts[0]}"); give a path relative to the vault root.`);
+  }
   return parts;
 }
 

@@ -18,6 +18,10 @@ export interface Settings {
   sessionIdleMinutes: number;
   /** Global read-only mode: write tools are not listed for any key. */
   readOnly: boolean;
+  /** Destructive write calls (replace, frontmatter change, delete, overwrite) must carry expected_hash. */
+  requireHashForDestructive: boolean;
+  /** Largest file (bytes, after the change) a write tool will produce. */
+  maxWriteBytes: number;
   [extra: string]: unknown;
 }
 
@@ -33,6 +37,8 @@ export const DEFAULT_SETTINGS: Settings = {
   maxRequestBytes: 16 * 1024 * 1024,
   sessionIdleMinutes: 30,
   readOnly: false,
+  requireHashForDestructive: false,
+  maxWriteBytes: 10 * 1024 * 1024,
 };
 
 export function withDefaults(partial: Partial<Settings> | undefined | null): Settings {

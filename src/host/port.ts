@@ -3,6 +3,7 @@
 // Paths crossing this port are vault-relative, '/'-separated and NFC-normalised (see core/paths.ts);
 // a host maps them to whatever spelling the file system uses (macOS may store NFD).
 import type { NoteMetadata } from '../core/markdown/metadata.js';
+import type { VaultWriter } from './writer.js';
 
 export interface FileStat {
   path: string;
@@ -66,5 +67,7 @@ export interface VaultHost {
   subscribe(listener: (event: VaultEvent) => void): () => void;
 
   readonly data: DataStore;
+  /** The write half (host/writer.ts): no-clobber create, atomic replace, no-replace rename, trash. */
+  readonly writer: VaultWriter;
   close(): Promise<void>;
 }

@@ -87,15 +87,18 @@ export function createHttpApp(opts: HttpOptions): { app: express.Express; sessio
       const s = sessions.get(sessionId);
       if (!s || s.keyId !== rec.id) return jsonRpcError(res, 404, 'Session not found (it expired or the server restarted); start a new session by sending initialize without an Mcp-Session-Id header.');
       s.lastSeen = deps.now();
+      // Root, families and scope edited in the settings tab apply to open sessions from their next request.
+      if (s.caller) Object.assign(s.caller, callerFor(rec));
       return s.transport.handleRequest(req, res, req.body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
       return jsonRpcError(res, 400, 'Bad request: no Mcp-Session-Id header; the first request of a session must be initialize.');
     }
-    const server = buildServer(deps, callerFor(rec));
+    const caller = callerFor(rec);
+    const server = buildServer(deps, caller);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => { sessions.add({ id, keyId: rec.id, transport, server, lastSeen: deps.now() }); },
+      onsessioninitialized: (id) => { sessions.add({ id, keyId: rec.id, transport, server, lastSeen: deps.now(), caller }); },
       onsessionclosed: (id) => { void sessions.remove(id); },
     });
     await server.connect(transport);

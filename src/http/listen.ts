@@ -19,7 +19,9 @@ export class PortInUseError extends Error {
 
 export function listen(app: express.Express, sessions: SessionTable, host: string, port: number): Promise<RunningServer> {
   const http: HttpServer = createServer(app);
-  http.keepAliveTimeout = 5000;
+  // Longer than clients' idle keep-alive, so a client never reuses a socket the server is closing.
+  http.keepAliveTimeout = 65_000;
+  http.headersTimeout = 66_000;
   return new Promise((resolve, reject) => {
     http.once('error', (e: NodeJS.ErrnoException) => {
       reject(e.code === 'EADDRINUSE' ? new PortInUseError(host, port) : e);

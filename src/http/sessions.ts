@@ -1,6 +1,7 @@
 // MCP sessions: one transport + server per session, bound to the key that opened it, closed when idle.
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Caller } from '../mcp/tool.js';
 
 export interface Session {
   id: string;
@@ -8,6 +9,8 @@ export interface Session {
   transport: StreamableHTTPServerTransport;
   server: Server;
   lastSeen: number;
+  /** The caller the session's server was built with; refreshed from the key record on every request. */
+  caller?: Caller;
 }
 
 export class SessionTable {

@@ -1,4 +1,5 @@
 import type { ServerDeps } from './deps.js';
+import { llmInstructionLines } from '../llm/settings.js';
 
 /** Short server instructions sent in the initialize result. */
 export function serverInstructions(deps: ServerDeps): string {
@@ -14,6 +15,7 @@ export function serverInstructions(deps: ServerDeps): string {
   } else {
     lines.push('The vault owner has switched on read-only mode: no write tools are available.');
   }
+  lines.push(...llmInstructionLines(deps));
   lines.push('A refused call ends with a line "MCP-REFUSAL {...}" whose code says why; its text says how to recover.');
   const extra = deps.services.instructions as ((deps: ServerDeps) => string[]) | undefined;
   if (extra) lines.push(...extra(deps));

@@ -67,6 +67,19 @@ export class KeyStore {
     return { raw, record };
   }
 
+  /** Changes a key's restrictions (settings tab); open sessions pick them up on their next request. */
+  async update(name: string, patch: Partial<Pick<KeyRecord, 'scope' | 'root' | 'disabledFamilies' | 'expires' | 'dailyQuota'>>): Promise<KeyRecord> {
+    await this.load();
+    const rec = this.records.find((r) => r.name === name && !r.revoked);
+    if (!rec) refuse('not_found', `No key named "${name}".`);
+    for (const [k, v] of Object.entries(patch) as [keyof typeof patch, unknown][]) {
+      if (v === undefined || (k === 'root' && v === '') || (k === 'disabledFamilies' && Array.isArray(v) && !v.length)) delete rec[k];
+      else (rec as unknown as Record<string, unknown>)[k] = v;
+    }
+    await this.save();
+    return rec;
+  }
+
   /** A key that lives only in this process (VAULT_MCP_TOKEN for scripts). */
   addEphemeral(raw: string, name: string, scope: 'read' | 'readwrite'): void {
     const hash = hashKey(raw);

@@ -25,7 +25,7 @@ test('keys add prints the raw key once; list shows metadata only; revoke refuses
   assert.equal(cli('keys', 'add', '--vault', vault, '--name', 'x', '--scope', 'admin').status, 2);
   const srv = await startCli(vault, { dataDir });
   const client = await connect(srv.url, raw);
-  assert.equal((await call(client, 'stats')).structuredContent!.capabilities.writes, true);
+  assert.equal((await call(client, 'stats')).structuredContent!.vault, 'vault');
   assert.equal(cli('keys', 'revoke', '--vault', vault, '--name', 'claude').status, 0);
   await new Promise((r) => setTimeout(r, 2200)); // the server re-reads keys.json every 2 s
   await assert.rejects(call(client, 'stats'), /401|Unauthorized/, 'revocation applies to an open session');

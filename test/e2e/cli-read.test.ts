@@ -134,7 +134,7 @@ test('read_note: ".md" may be omitted; aliases; comma-string tags', async () => 
 test('read_note: sections by text, Parent/Child path and #N ordinal; unknown section lists headings', async () => {
   const byText = (await call(ro, 'read_note', { path: 'Projects/Garden Redesign.md', section: 'Plan' })).structuredContent!;
   assert.equal(byText.heading, 'Plan');
-  assert.match(byText.content, /^1\. Survey the soil/);
+  assert.match(byText.content, /^\n1\. Survey the soil/);
   assert.ok(!byText.content.includes('## Tasks'));
   const byOrd = (await call(ro, 'read_note', { path: 'Projects/Garden Redesign.md', section: byText.section })).structuredContent!;
   assert.equal(byOrd.content, byText.content);
@@ -294,7 +294,7 @@ test('read_file: text, image content, base64 ranges, hash_only, refusals; list_f
 });
 
 test('the file-size cap refuses with payload_too_large and names the setting', async () => {
-  const big = Buffer.alloc(11 * 1024 * 1024, 7);
+  const big = Buffer.alloc(11 * 1024 * 1024, 0);
   writeFileSync(join(vault, 'Attachments/big.bin'), big);
   // The server runs with --no-watch, so the file is unknown until a new server scans it.
   const s2 = await startCli(vault, { env: { VAULT_MCP_TOKEN: RW } });

@@ -9,6 +9,9 @@ import { extractArchive } from '../helpers/vault.js';
 import { startTestRuntime } from '../helpers/runtime.js';
 import { connect, call, textOf } from '../helpers/server.js';
 
+// Bulk reads are not what the limits are for: switch them off for this sweep.
+const UNLIMITED = { rateLimitPerMinute: 0, defaultDailyQuota: 0 } as Record<string, number>;
+
 async function pool<T>(items: T[], n: number, fn: (x: T) => Promise<void>): Promise<void> {
   let i = 0;
   await Promise.all(Array.from({ length: n }, async () => { while (i < items.length) await fn(items[i++]); }));
@@ -24,7 +27,7 @@ for (const [name, rel] of [['Obsidian Help', 'fixtures/vaults/obsidian-help.tar.
   test(`every note of the ${name} vault reads without error`, async (t) => {
     const fx = sharedFixture(rel);
     if (!fx.path) { console.log(`# skipped: ${fx.reason}`); t.skip(fx.reason); return; }
-    const rt = await startTestRuntime(vaultRoot(fx.path));
+    const rt = await startTestRuntime(vaultRoot(fx.path), UNLIMITED);
     const client = await connect(rt.url, rt.readKey);
     try {
       const notes = rt.host.files().filter((f) => f.path.endsWith('.md'));
@@ -46,7 +49,7 @@ for (const [name, rel] of [['Obsidian Help', 'fixtures/vaults/obsidian-help.tar.
 test('every heading of the English help vault is readable as a section, by ordinal and by text', async (t) => {
   const fx = sharedFixture('fixtures/vaults/obsidian-help.tar.gz');
   if (!fx.path) { console.log(`# skipped: ${fx.reason}`); t.skip(fx.reason); return; }
-  const rt = await startTestRuntime(vaultRoot(fx.path));
+  const rt = await startTestRuntime(vaultRoot(fx.path), UNLIMITED);
   const client = await connect(rt.url, rt.readKey);
   try {
     const notes = rt.host.files().filter((f) => f.path.startsWith('en/') && f.path.endsWith('.md'));

@@ -9,6 +9,7 @@ import { LinkIndex, resolveLinkpath, linkpathOf } from '../../core/markdown/link
 import { isNotePath, dirname } from '../../core/paths.js';
 import { scanVault } from './scan.js';
 import { FsDataStore } from '../fsDataStore.js';
+import { NodeWriter } from './nodeWriter.js';
 
 interface Entry { stat: FileStat; disk: string }
 
@@ -25,6 +26,7 @@ export class NodeHost implements VaultHost {
   readonly name: string;
   readonly configDir: string;
   readonly data: DataStore;
+  readonly writer: NodeWriter = new NodeWriter(this);
   private readonly entries = new Map<string, Entry>();
   private readonly folderSet = new Set<string>();
   private readonly meta = new Map<string, NoteMetadata>();

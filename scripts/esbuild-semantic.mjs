@@ -1,0 +1,60 @@
+// esbuild pieces for semantic search in the Obsidian bundle (used by esbuild.config.mjs):
+// - `vault-mcp:ort-wasm` resolves to a brotli-compressed onnxruntime-web ort-wasm-simd.wasm (binary
+//   loader, so it is a Uint8Array in main.js, evaluated only when semantic search first runs), cached
+//   in node_modules/.cache because brotli at quality 11 takes ~30 s;
+// - onnxruntime-node is aliased to onnxruntime-web (transformers.js picks the "node" package under
+//   Electron), and sharp (image pipelines only) to a stub.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants } from 'node:zlib';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(join(root, 'package.json'));
+
+function compressedWasm() {
+  const src = join(dirname(require.resolve('onnxruntime-web')), 'ort-wasm-simd.wasm');
+  const raw = readFileSync(src);
+  const sha256 = createHash('sha256').update(raw).digest('hex');
+  const cacheDir = join(root, 'node_modules/.cache/vault-mcp');
+  const quality = Number(process.env.ORT_WASM_BROTLI_QUALITY ?? 11);
+  const cached = join(cacheDir, `ort-wasm-simd.${sha256.slice(0, 16)}.q${quality}.wasm.br`);
+  if (!existsSync(cached)) {
+    mkdirSync(cacheDir, { recursive: true });
+    writeFileSync(cached, brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_LGWIN]: 24, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }));
+  }
+  return { cached, sha256 };
+}
+
+/** @param {{embed: boolean}} opts embed=false marks the module external (the CLI never uses WASM). */
+export function ortWasmPlugin(opts = { embed: true }) {
+  return {
+    name: 'vault-mcp-ort-wasm',
+    setup(build) {
+      build.onResolve({ filter: /^vault-mcp:ort-wasm$/ }, (args) => (opts.embed ? { path: args.path, namespace: 'vault-mcp-ort-wasm' } : { path: args.path, external: true }));
+      build.onLoad({ filter: /.*/, namespace: 'vault-mcp-ort-wasm' }, () => {
+        const { cached, sha256 } = compressedWasm();
+        return { contents: `import bytes from ${JSON.stringify(cached)};\nexport default bytes;\nexport const sha256 = ${JSON.stringify(sha256)};\n`, loader: 'js', resolveDir: root };
+      });
+      build.onLoad({ filter: /\.wasm\.br$/ }, (args) => ({ contents: readFileSync(args.path), loader: 'binary' }));
+    },
+  };
+}
+
+export const semanticAlias = {
+  'onnxruntime-node': 'onnxruntime-web',
+  sharp: join(root, 'src/semantic/shims/sharp.ts'),
+};
+
+/** What the Obsidian (CommonJS) build adds: aliases, the WASM plugin, and `import.meta.url`, which
+ *  transformers.js reads at load time and CommonJS lacks. */
+export function semanticBundle(define = {}) {
+  return {
+    alias: semanticAlias,
+    plugins: [ortWasmPlugin({ embed: true })],
+    define: { ...define, 'import.meta.url': '__vmcp_import_meta_url' },
+    inject: [join(root, 'scripts/esbuild-import-meta.mjs')],
+  };
+}

@@ -1,0 +1,16 @@
+// Registers the audit log (deps.services.audit) and its middleware.
+import type { Feature } from '../features.js';
+import { AuditLog } from './log.js';
+import { auditMiddleware } from '../mcp/middleware/audit.js';
+
+export const auditFeature: Feature = {
+  name: 'audit',
+  async setup(deps) {
+    const now = () => deps.now();
+    const log = new AuditLog(deps.host.data, deps.settings, now);
+    await log.load().catch(() => undefined);
+    deps.services.audit = log;
+    deps.middleware.push(auditMiddleware(log, now));
+    return { stop: () => log.flush() };
+  },
+};

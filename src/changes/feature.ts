@@ -1,0 +1,15 @@
+// Registers the change feed (deps.services.changes). The write path attributes its writes with
+// `(deps.services.changes as ChangeService | undefined)?.recordOwn(path, kind, caller.keyName)`
+// called before it writes (see service.ts).
+import type { Feature } from '../features.js';
+import { ChangeService } from './service.js';
+
+export const changesFeature: Feature = {
+  name: 'changes',
+  async setup(deps) {
+    const svc = new ChangeService({ host: deps.host, settings: deps.settings, now: deps.now, log: deps.services.log as ((m: string) => void) | undefined });
+    deps.services.changes = svc;
+    void svc.start();
+    return { stop: () => svc.stop() };
+  },
+};

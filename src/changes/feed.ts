@@ -1,0 +1,108 @@
+// Pure parts of the change feed: the line format, cursors, retention and the start-up reconciliation
+// diff. The stateful service (changes/service.ts) feeds these from host events and the data folder.
+
+export type ChangeKind = 'created' | 'modified' | 'moved' | 'deleted' | 'gap' | 'reset';
+export const NOTE_KINDS = ['created', 'modified', 'moved', 'deleted'] as const;
+
+export interface ChangeEvent {
+  /** Sequence number: the cursor `ev:<n>` resumes after it. */
+  n: number;
+  /** ms since epoch when the change was seen. */
+  t: number;
+  kind: ChangeKind;
+  path?: string;
+  /** Old path of a move. */
+  from?: string;
+  /** Name of the key that made the change, `human` for anything else, `server` for gap/reset lines. */
+  by: string;
+  /** Why: for deletions (who/how), gap and reset lines, and changes found at start. */
+  reason?: string;
+  /** For gap lines: the window the feed did not watch (ms). */
+  gap_from?: number;
+  gap_until?: number;
+}
+
+/** Per-note state remembered between runs: mtime, size, content hash, when the bytes last changed. */
+export interface NoteState { m: number; s: number; h: string | null; c: number }
+
+export interface StateFile {
+  v: 1;
+  seq: number;
+  saved: number;
+  /** Events before this time (or seq) were dropped by retention. */
+  pruned_before_t: number;
+  pruned_before_n: number;
+  files: Record<string, [number, number, string | null, number]>;
+}
+
+export function parseCursor(since: string): { kind: 'seq'; n: number } | { kind: 'time' } | null {
+  const m = /^ev:(\d{1,15})$/.exec(since.trim());
+  if (m) return { kind: 'seq', n: Number(m[1]) };
+  if (/^ev:/i.test(since.trim())) return null;
+  return { kind: 'time' };
+}
+
+export const cursorOf = (n: number) => `ev:${n}`;
+
+export function parseFeed(text: string): { events: ChangeEvent[]; bad: number } {
+  const events: ChangeEvent[] = [];
+  let bad = 0;
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const e = JSON.parse(line) as ChangeEvent;
+      if (typeof e.n === 'number' && typeof e.t === 'number' && typeof e.kind === 'string') events.push(e);
+      else bad++;
+    } catch { bad++; }
+  }
+  events.sort((a, b) => a.n - b.n);
+  return { events, bad };
+}
+
+export function feedText(events: ChangeEvent[]): string {
+  return events.map((e) => JSON.stringify(e) + '\n').join('');
+}
+
+/** Retention: drop events older than `maxAgeMs` before `now`, then keep the newest `maxCount`. */
+export function retain(events: ChangeEvent[], now: number, maxAgeMs: number, maxCount: number): { kept: ChangeEvent[]; dropped: ChangeEvent[] } {
+  let start = 0;
+  const cut = now - maxAgeMs;
+  while (start < events.length && events[start].t < cut) start++;
+  start = Math.max(start, events.length - maxCount);
+  return { kept: events.slice(start), dropped: events.slice(0, start) };
+}
+
+export interface CurrentNote { path: string; m: number; s: number }
+export type Diff =
+  | { kind: 'created'; path: string }
+  | { kind: 'changed?'; path: string } // mtime or size differ: the caller compares hashes
+  | { kind: 'deleted'; path: string };
+
+/** Compares the notes present now with the remembered state (no I/O). */
+export function diffState(prev: Record<string, NoteState>, now: CurrentNote[]): Diff[] {
+  const out: Diff[] = [];
+  const seen = new Set<string>();
+  for (const f of now) {
+    seen.add(f.path);
+    const p = prev[f.path];
+    if (!p) out.push({ kind: 'created', path: f.path });
+    else if (p.m !== f.m || p.s !== f.s) out.push({ kind: 'changed?', path: f.path });
+  }
+  for (const path of Object.keys(prev)) if (!seen.has(path)) out.push({ kind: 'deleted', path });
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Pairs deletions with creations of identical bytes into moves (one each, first by path). */
+export function pairMoves(deleted: { path: string; h: string | null }[], created: { path: string; h: string | null }[]): { moves: { from: string; to: string }[]; deleted: string[]; created: string[] } {
+  const byHash = new Map<string, string[]>();
+  for (const c of created) if (c.h) { const l = byHash.get(c.h) ?? []; l.push(c.path); byHash.set(c.h, l); }
+  const moves: { from: string; to: string }[] = [];
+  const used = new Set<string>();
+  const gone: string[] = [];
+  for (const d of deleted) {
+    const cands = d.h ? byHash.get(d.h) : undefined;
+    const to = cands?.find((p) => !used.has(p));
+    if (to) { used.add(to); moves.push({ from: d.path, to }); } else gone.push(d.path);
+  }
+  return { moves, deleted: gone, created: created.map((c) => c.path).filter((p) => !used.has(p)) };
+}

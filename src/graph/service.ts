@@ -1,0 +1,115 @@
+// The graph service: a LinkGraph kept in step with the host. Structural events (create, delete,
+// rename) change how other notes' links resolve, so they schedule a full rebuild from the host's
+// resolvedLinks; a re-parsed note ('metadata') only replaces its own row. Work is lazy: events mark
+// what is dirty, the next query applies it. Rows re-parsed before the host finished resolving links
+// ('resolved') are applied again after it, so an early query never pins a half-resolved row.
+import type { VaultEvent, VaultHost } from '../host/port.js';
+import type { NoteMetadata, ReferenceCache } from '../core/markdown/metadata.js';
+import { linkpathOf, splitLink } from '../core/markdown/links.js';
+import { LinkGraph } from './linkGraph.js';
+
+export type LinkKind = 'wikilink' | 'embed' | 'markdown' | 'frontmatter';
+
+export interface LinkRef {
+  kind: LinkKind;
+  /** The link target as written, without alias (e.g. "Note#Heading"). */
+  link: string;
+  /** The `#Heading` / `#^block` part without '#', or null. */
+  anchor: string | null;
+  display: string | null;
+  /** 1-based line; null for frontmatter links. */
+  line: number | null;
+  /** Offset of the link in the note text (frontmatter links: -1). */
+  offset: number;
+  /** The vault path the link opens, or null when it resolves to nothing. */
+  target: string | null;
+  /** The frontmatter key of a frontmatter link. */
+  key?: string;
+}
+
+function kindOf(ref: ReferenceCache, embed: boolean): LinkKind {
+  if (embed || ref.original.startsWith('!')) return 'embed';
+  return ref.original.startsWith('[[') ? 'wikilink' : 'markdown';
+}
+
+/** Every link of a note in document order (frontmatter links first), each resolved through the host. */
+export function refsOf(host: VaultHost, source: string, meta: NoteMetadata | null = host.metadata(source)): LinkRef[] {
+  if (!meta) return [];
+  const out: LinkRef[] = [];
+  const resolve = (link: string): string | null => {
+    const lp = linkpathOf(link);
+    return lp === '' ? source : host.resolveLink(lp, source);
+  };
+  const anchorOf = (link: string) => { const s = splitLink(link).subpath; return s ? s.slice(1) : null; };
+  for (const f of meta.frontmatterLinks ?? []) {
+    out.push({ kind: 'frontmatter', link: f.link, anchor: anchorOf(f.link), display: f.displayText ?? null, line: null, offset: -1, target: resolve(f.link), key: f.key });
+  }
+  const body: LinkRef[] = [];
+  for (const [list, embed] of [[meta.links ?? [], false], [meta.embeds ?? [], true]] as const) {
+    for (const r of list) {
+      body.push({ kind: kindOf(r, embed), link: r.link, anchor: anchorOf(r.link), display: r.displayText ?? null, line: r.position.start.line + 1, offset: r.position.start.offset, target: resolve(r.link) });
+    }
+  }
+  body.sort((a, b) => a.offset - b.offset);
+  return out.concat(body);
+}
+
+export class GraphService {
+  private graph: LinkGraph | null = null;
+  private full = true;
+  private readonly dirtyRows = new Set<string>();
+  private readonly sinceResolved = new Set<string>();
+  private unsubscribe: (() => void) | null = null;
+  /** Last full build: ms and edges, for status and the bench. */
+  lastBuild: { ms: number; notes: number; edges: number } | null = null;
+
+  constructor(private readonly host: VaultHost, private readonly clock: () => number = () => performance.now()) {}
+
+  start(): void {
+    this.unsubscribe ??= this.host.subscribe((e) => this.onEvent(e));
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  private onEvent(e: VaultEvent): void {
+    switch (e.type) {
+      case 'create': case 'delete': case 'rename': this.full = true; break;
+      case 'metadata': this.dirtyRows.add(e.path); this.sinceResolved.add(e.path); break;
+      case 'resolved':
+        for (const p of this.sinceResolved) this.dirtyRows.add(p);
+        this.sinceResolved.clear();
+        break;
+      default: break;
+    }
+  }
+
+  /** The current graph, bringing it up to date first. */
+  get(): LinkGraph {
+    if (!this.unsubscribe) this.start();
+    if (this.full || !this.graph) {
+      const t0 = this.clock();
+      const resolved = this.host.resolvedLinks();
+      const unresolved = this.host.unresolvedLinks();
+      this.graph = LinkGraph.build(resolved, unresolved);
+      this.full = false;
+      this.dirtyRows.clear();
+      this.lastBuild = { ms: this.clock() - t0, notes: Object.keys(resolved).length, edges: this.graph.edgeCount() };
+      return this.graph;
+    }
+    if (this.dirtyRows.size) {
+      const resolved = this.host.resolvedLinks();
+      const unresolved = this.host.unresolvedLinks();
+      for (const p of this.dirtyRows) this.graph.setRow(p, resolved[p], unresolved[p]);
+      this.dirtyRows.clear();
+    }
+    return this.graph;
+  }
+
+  /** Forces the next query to rebuild everything (tests, bench). */
+  invalidate(): void {
+    this.full = true;
+  }
+}

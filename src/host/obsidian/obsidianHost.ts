@@ -1,0 +1,302 @@
+// The in-app host: app.vault for bytes, app.metadataCache for metadata and links. Only type imports
+// from 'obsidian' here; runtime classes (TFile, TFolder) are passed in by main.ts, so the core never
+// loads the app's module and this file can be tested against a fake.
+import { join } from 'node:path';
+import type { App, EventRef, PluginManifest, TAbstractFile, TFile, TFolder } from 'obsidian';
+import type { DataStore, FileStat, VaultEvent, VaultHost } from '../port.js';
+import type { NoteMetadata } from '../../core/markdown/metadata.js';
+import { isNotePath } from '../../core/paths.js';
+import { FsDataStore } from '../fsDataStore.js';
+import { ObsidianWriter } from './obsidianWriter.js';
+
+type Ctor<T> = abstract new (...args: never[]) => T;
+
+export interface ObsidianHostOptions {
+  app: App;
+  manifest: Pick<PluginManifest, 'id' | 'dir'>;
+  /** The plugin's registerEvent, so every listener dies with the plugin. */
+  register: (ref: EventRef) => void;
+  classes: { TFile: Ctor<TFile>; TFolder: Ctor<TFolder> };
+  now?: () => number;
+}
+
+/** A note changed longer ago than this with a cache present counts as done even without an event
+ *  (Obsidian does not re-parse, and so fires nothing, when the content hash is unchanged). */
+const PENDING_GRACE_MS = 5000;
+
+/** The vault's folder on disk: the plugin is desktop-only, so the adapter is a FileSystemAdapter. */
+export function vaultBasePath(app: App): string {
+  const adapter = app.vault.adapter as { getBasePath?: () => string };
+  if (typeof adapter.getBasePath !== 'function') {
+    throw new Error('Vault MCP Server needs the desktop app: this vault has no folder on disk.');
+  }
+  return adapter.getBasePath();
+}
+
+/** `<vault>/<configDir>/plugins/<id>`, or the folder the app actually loaded the plugin from. */
+export function pluginDataDir(app: App, manifest: Pick<PluginManifest, 'id' | 'dir'>): string {
+  return join(vaultBasePath(app), manifest.dir ?? `${app.vault.configDir}/plugins/${manifest.id}`);
+}
+
+const hidden = (p: string) => p.split('/').some((c) => c.startsWith('.'));
+const NON_ASCII = /[^\x00-\x7f]/;
+
+export class ObsidianHost implements VaultHost {
+  readonly kind = 'obsidian' as const;
+  readonly name: string;
+  readonly basePath: string;
+  readonly configDir: string;
+  readonly data: DataStore;
+  readonly writer: ObsidianWriter;
+  private readonly app: App;
+  private readonly TFile: Ctor<TFile>;
+  private readonly TFolder: Ctor<TFolder>;
+  private readonly now: () => number;
+  private readonly listeners = new Set<(e: VaultEvent) => void>();
+  /** Notes created/modified whose 'changed' has not arrived yet (NFC path → since). */
+  private readonly pending = new Map<string, number>();
+  /** Notes re-parsed whose links are not resolved yet (until the next 'resolved'). */
+  private readonly unresolvedChange = new Map<string, number>();
+  private initialDone = false;
+  private links: { resolved: Record<string, Record<string, number>>; unresolved: Record<string, Record<string, number>> } | null = null;
+  private byNfc: Map<string, TAbstractFile> | null = null;
+  private readyPromise: Promise<void> | null = null;
+  private readyCheck: (() => void) | null = null;
+  private closed = false;
+
+  constructor(opts: ObsidianHostOptions) {
+    this.app = opts.app;
+    this.TFile = opts.classes.TFile;
+    this.TFolder = opts.classes.TFolder;
+    this.now = opts.now ?? Date.now;
+    const v = opts.app.vault;
+    const mc = opts.app.metadataCache;
+    this.name = v.getName();
+    this.basePath = vaultBasePath(opts.app);
+    this.configDir = v.configDir;
+    this.data = new FsDataStore(pluginDataDir(opts.app, opts.manifest));
+    this.writer = new ObsidianWriter({ app: opts.app, basePath: this.basePath, classes: opts.classes });
+    const r = opts.register;
+    r(v.on('create', (f) => this.onVault('create', f)));
+    r(v.on('modify', (f) => this.onVault('modify', f)));
+    r(v.on('delete', (f) => this.onVault('delete', f)));
+    r(v.on('rename', (f, oldPath) => this.onVault('rename', f, oldPath)));
+    r(mc.on('changed', (f) => this.onChanged(f)));
+    r(mc.on('resolve', () => { this.links = null; }));
+    r(mc.on('resolved', () => this.onResolved()));
+  }
+
+  // ---- events ----
+
+  private emit(e: VaultEvent): void {
+    if (this.closed) return;
+    for (const l of this.listeners) {
+      try { l(e); } catch { /* one listener's failure must not stop the others */ }
+    }
+  }
+
+  private onVault(type: 'create' | 'modify' | 'delete' | 'rename', f: TAbstractFile, oldPath?: string): void {
+    this.links = null;
+    if (type !== 'modify') this.byNfc = null;
+    if (!(f instanceof this.TFile) || hidden(f.path)) return;
+    const path = f.path.normalize('NFC');
+    if (type === 'delete') {
+      this.pending.delete(path);
+      this.unresolvedChange.delete(path);
+      this.emit({ type: 'delete', path });
+      return;
+    }
+    if (type === 'rename') {
+      const from = (oldPath ?? '').normalize('NFC');
+      this.pending.delete(from);
+      this.unresolvedChange.delete(from);
+      if (isNotePath(path)) this.pending.set(path, this.now());
+      this.emit({ type: 'rename', path, oldPath: from });
+      return;
+    }
+    if (isNotePath(path)) this.pending.set(path, this.now());
+    this.emit({ type, path });
+  }
+
+  private onChanged(f: TFile): void {
+    this.links = null;
+    const path = f.path.normalize('NFC');
+    this.pending.delete(path);
+    this.unresolvedChange.set(path, this.now());
+    this.emit({ type: 'metadata', path });
+  }
+
+  private onResolved(): void {
+    this.links = null;
+    this.unresolvedChange.clear();
+    this.emit({ type: 'resolved' });
+    this.readyCheck?.();
+  }
+
+  subscribe(listener: (e: VaultEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => { this.listeners.delete(listener); };
+  }
+
+  // ---- readiness ----
+
+  private missingCaches(): number {
+    let n = 0;
+    for (const f of this.app.vault.getMarkdownFiles()) if (!hidden(f.path) && !this.app.metadataCache.getFileCache(f)) n++;
+    return n;
+  }
+
+  ready(): Promise<void> {
+    this.readyPromise ??= new Promise<void>((resolve) => {
+      let timer: ReturnType<typeof setInterval> | null = null;
+      let done = false;
+      const check = () => {
+        if (done || (!this.closed && this.missingCaches() > 0)) return;
+        done = true;
+        this.initialDone = true;
+        this.readyCheck = null;
+        if (timer) clearInterval(timer);
+        resolve();
+      };
+      this.readyCheck = check;
+      check();
+      // 'resolved' is the signal; the poll covers a cache that fills without one.
+      if (!done) timer = setInterval(check, 500);
+    });
+    return this.readyPromise;
+  }
+
+  private prune(map: Map<string, number>): void {
+    const limit = this.now() - PENDING_GRACE_MS;
+    for (const [path, since] of map) {
+      if (since > limit) continue;
+      const f = this.lookup(path);
+      if (!(f instanceof this.TFile) || this.app.metadataCache.getFileCache(f)) map.delete(path);
+    }
+  }
+
+  pendingCount(): number {
+    this.prune(this.pending);
+    this.prune(this.unresolvedChange);
+    const changed = new Set([...this.pending.keys(), ...this.unresolvedChange.keys()]);
+    if (!this.initialDone) {
+      const missing = this.missingCaches();
+      if (missing === 0) this.initialDone = true;
+      return Math.max(missing, changed.size);
+    }
+    return changed.size;
+  }
+
+  // ---- files ----
+
+  /** The app's file for a vault path, whatever Unicode spelling the disk (and so the app) uses. */
+  private lookup(path: string): TAbstractFile | null {
+    const v = this.app.vault;
+    const nfc = path.normalize('NFC');
+    const hit = v.getAbstractFileByPath(nfc);
+    if (hit) return hit;
+    if (!NON_ASCII.test(nfc)) return null;
+    const nfd = nfc.normalize('NFD');
+    const alt = v.getAbstractFileByPath(nfd);
+    if (alt) return alt;
+    if (!this.byNfc) {
+      // Mixed spellings (one folder NFC, the file NFD): one map, rebuilt after creates/deletes/renames.
+      this.byNfc = new Map();
+      for (const f of v.getAllLoadedFiles()) if (NON_ASCII.test(f.path)) this.byNfc.set(f.path.normalize('NFC'), f);
+    }
+    return this.byNfc.get(nfc) ?? null;
+  }
+
+  private file(path: string): TFile {
+    const f = this.lookup(path);
+    if (f instanceof this.TFile) return f;
+    throw Object.assign(new Error(`ENOENT: no file "${path}" in the vault`), { code: 'ENOENT' });
+  }
+
+  private toStat(f: TFile): FileStat {
+    return { path: f.path.normalize('NFC'), size: f.stat.size, mtime: f.stat.mtime, ctime: f.stat.ctime };
+  }
+
+  files(): FileStat[] {
+    return this.app.vault.getFiles().filter((f) => !hidden(f.path)).map((f) => this.toStat(f));
+  }
+
+  folders(): string[] {
+    return this.app.vault.getAllFolders(false).filter((f) => !hidden(f.path)).map((f) => f.path.normalize('NFC'));
+  }
+
+  stat(path: string): FileStat | null {
+    const f = this.lookup(path);
+    return f instanceof this.TFile && !hidden(f.path) ? this.toStat(f) : null;
+  }
+
+  isFolder(path: string): boolean {
+    return path === '' || this.lookup(path) instanceof this.TFolder;
+  }
+
+  // Reads go to disk (vault.read / readBinary), not cachedRead: the cached copy can lag behind a
+  // change made outside the app (sync, git, the CLI) until the watcher reports it, and the hash we
+  // return must describe the bytes an expected_hash check will later compare against.
+  async readText(path: string): Promise<string> {
+    return this.app.vault.read(this.file(path));
+  }
+
+  async readBytes(path: string): Promise<Uint8Array> {
+    return new Uint8Array(await this.app.vault.readBinary(this.file(path)));
+  }
+
+  // ---- metadata ----
+
+  metadata(path: string): NoteMetadata | null {
+    const f = this.lookup(path);
+    if (!(f instanceof this.TFile) || !isNotePath(f.path)) return null;
+    // CachedMetadata is structurally a superset of NoteMetadata (core/markdown/metadata.ts).
+    const cache: NoteMetadata | null = this.app.metadataCache.getFileCache(f);
+    return cache;
+  }
+
+  resolveLink(linkpath: string, sourcePath: string): string | null {
+    const mc = this.app.metadataCache;
+    const source = this.lookup(sourcePath)?.path ?? sourcePath;
+    const nfc = linkpath.normalize('NFC');
+    const dest = mc.getFirstLinkpathDest(linkpath, source)
+      ?? (nfc !== linkpath ? mc.getFirstLinkpathDest(nfc, source) : null)
+      ?? (NON_ASCII.test(nfc) ? mc.getFirstLinkpathDest(nfc.normalize('NFD'), source) : null);
+    return dest ? dest.path.normalize('NFC') : null;
+  }
+
+  private linkMaps() {
+    if (!this.links) {
+      const norm = (m: Record<string, Record<string, number>>, inner: boolean) => {
+        const out: Record<string, Record<string, number>> = {};
+        for (const [src, targets] of Object.entries(m)) {
+          if (hidden(src)) continue;
+          const row: Record<string, number> = {};
+          for (const [t, n] of Object.entries(targets)) {
+            const k = inner ? t.normalize('NFC') : t;
+            row[k] = (row[k] ?? 0) + n;
+          }
+          out[src.normalize('NFC')] = row;
+        }
+        return out;
+      };
+      this.links = { resolved: norm(this.app.metadataCache.resolvedLinks, true), unresolved: norm(this.app.metadataCache.unresolvedLinks, false) };
+    }
+    return this.links;
+  }
+
+  resolvedLinks(): Record<string, Record<string, number>> {
+    return this.linkMaps().resolved;
+  }
+
+  unresolvedLinks(): Record<string, Record<string, number>> {
+    return this.linkMaps().unresolved;
+  }
+
+  async close(): Promise<void> {
+    // The app's listeners are removed by the plugin's unload; from here on they do nothing.
+    this.closed = true;
+    this.readyCheck?.();
+    this.listeners.clear();
+  }
+}

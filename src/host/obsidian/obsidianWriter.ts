@@ -1,0 +1,213 @@
+// Writes inside Obsidian go through the app's own APIs so its metadata cache, open editors, link
+// auto-update and sync see every change: Vault.create (refuses an existing file), Vault.process
+// (atomic read-modify-write), Vault.createBinary/modifyBinary, FileManager.renameFile (when the
+// user's "Automatically update internal links" is on and links should be rewritten; Vault.rename
+// otherwise, and then linkMoves.ts rewrites links itself, so rewrite_links means the same on both
+// hosts), FileManager.trashFile (the user's "Deleted files" preference) and Vault.delete.
+// Frontmatter edits use Vault.process with the yaml Document API rather than
+// FileManager.processFrontMatter, which re-serialises the block and drops comments.
+// Only type imports from 'obsidian': runtime classes come in through the constructor.
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import type { App, TAbstractFile, TFile, TFolder } from 'obsidian';
+import type { FileStat } from '../port.js';
+import { WriteError, type Check, type ProcessResult, type RenameResult, type VaultWriter } from '../writer.js';
+import { PathLocks } from '../pathLock.js';
+import { isNotePath } from '../../core/paths.js';
+
+type Ctor<T> = abstract new (...args: never[]) => T;
+
+export interface ObsidianWriterOptions {
+  app: App;
+  basePath: string;
+  classes: { TFile: Ctor<TFile>; TFolder: Ctor<TFolder> };
+  /** How long a write waits for the metadata cache to re-parse the note (ms). */
+  cacheWaitMs?: number;
+}
+
+const enc = new TextEncoder();
+const dec = new TextDecoder('utf-8', { ignoreBOM: true });
+const toBytes = (d: Uint8Array | string) => (typeof d === 'string' ? enc.encode(d) : d);
+
+function same(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function withoutBom(b: Uint8Array): Uint8Array {
+  return b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? b.subarray(3) : b;
+}
+
+function buffer(b: Uint8Array): ArrayBuffer {
+  return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+}
+
+export class ObsidianWriter implements VaultWriter {
+  private readonly locks = new PathLocks();
+  private readonly app: App;
+
+  constructor(private readonly o: ObsidianWriterOptions) {
+    this.app = o.app;
+  }
+
+  private lookup(path: string): TAbstractFile | null {
+    const v = this.app.vault;
+    return v.getAbstractFileByPath(path) ?? v.getAbstractFileByPath(path.normalize('NFD'));
+  }
+
+  private file(path: string): TFile {
+    const f = this.lookup(path);
+    if (!f) throw new WriteError('missing', `"${path}" does not exist`, path);
+    if (!(f instanceof this.o.classes.TFile)) throw new WriteError('not_file', `"${path}" is not a file`, path);
+    return f as TFile;
+  }
+
+  /** Writes never follow a symbolic link in the final component. */
+  private async noSymlink(f: TAbstractFile): Promise<void> {
+    const st = await fs.lstat(join(this.o.basePath, f.path)).catch(() => null);
+    if (st?.isSymbolicLink()) throw new WriteError('symlink', `"${f.path}" is a symbolic link; writes never follow one`, f.path);
+  }
+
+  private async taken(path: string): Promise<boolean> {
+    return !!this.lookup(path) || (await this.app.vault.adapter.exists(path));
+  }
+
+  private async ensureFolder(dir: string): Promise<void> {
+    if (dir === '' || dir === '/') return;
+    const f = this.lookup(dir);
+    if (f instanceof this.o.classes.TFolder) return;
+    if (f) throw new WriteError('not_file', `"${dir}" is a file, not a folder`, dir);
+    try { await this.app.vault.createFolder(dir); } catch (e) {
+      if (!(this.lookup(dir) instanceof this.o.classes.TFolder)) throw e;
+    }
+  }
+
+  /** Resolves once the metadata cache has re-parsed `path` (or after a bounded wait). */
+  private cacheWaiter(path: string): () => Promise<void> {
+    if (!isNotePath(path)) return async () => undefined;
+    const mc = this.app.metadataCache;
+    let done!: () => void;
+    const p = new Promise<void>((r) => { done = r; });
+    const ref = mc.on('changed', (f: TFile) => { if (f.path === path || f.path.normalize('NFC') === path) done(); });
+    const timer = setTimeout(done, this.o.cacheWaitMs ?? 1500);
+    return async () => { await p; clearTimeout(timer); mc.offref(ref); };
+  }
+
+  private stat(f: TFile): FileStat {
+    return { path: f.path.normalize('NFC'), size: f.stat.size, mtime: f.stat.mtime, ctime: f.stat.ctime };
+  }
+
+  async create(path: string, data: Uint8Array | string): Promise<FileStat> {
+    return this.locks.run([path], async () => {
+      if (await this.taken(path)) throw new WriteError('exists', `"${path}" already exists`, path);
+      const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+      await this.ensureFolder(dir);
+      const bytes = toBytes(data);
+      const wait = this.cacheWaiter(path);
+      let f: TFile;
+      try {
+        f = isNotePath(path) || typeof data === 'string'
+          ? await this.app.vault.create(path, typeof data === 'string' ? data : dec.decode(bytes))
+          : await this.app.vault.createBinary(path, buffer(bytes));
+      } catch (e) {
+        if (await this.taken(path)) throw new WriteError('exists', `"${path}" already exists`, path);
+        throw e;
+      }
+      await wait();
+      return this.stat(f);
+    });
+  }
+
+  async process(path: string, fn: (current: Uint8Array) => Uint8Array | string | null): Promise<ProcessResult> {
+    return this.locks.run([path], async () => {
+      const f = this.file(path);
+      await this.noSymlink(f);
+      const before = new Uint8Array(await this.app.vault.readBinary(f));
+      const out = fn(before);
+      if (out === null) return { before, after: before, changed: false };
+      const after = toBytes(out);
+      if (same(before, after)) return { before, after, changed: false };
+      const text = dec.decode(after);
+      const wait = this.cacheWaiter(path);
+      await this.app.vault.process(f, (data) => {
+        // Vault.process reads and writes in one step; it must still hold the bytes `fn` saw.
+        const cur = enc.encode(data);
+        if (!same(cur, before) && !same(cur, withoutBom(before))) throw new WriteError('changed', `"${path}" changed while we were writing it`, path);
+        return text;
+      });
+      await wait();
+      return { before, after: new Uint8Array(await this.app.vault.readBinary(f)), changed: true };
+    });
+  }
+
+  async writeBinary(path: string, data: Uint8Array, opts: { overwrite: boolean; check?: (current: Uint8Array | null) => void }): Promise<{ created: boolean }> {
+    return this.locks.run([path], async () => {
+      const f = this.lookup(path);
+      if (f) {
+        if (!(f instanceof this.o.classes.TFile)) throw new WriteError('not_file', `"${path}" is a folder`, path);
+        await this.noSymlink(f);
+        if (!opts.overwrite) throw new WriteError('exists', `"${path}" already exists`, path);
+        const before = new Uint8Array(await this.app.vault.readBinary(f as TFile));
+        opts.check?.(before);
+        // No atomic process for binary data in the app API: modifyBinary replaces the whole file.
+        if (!same(before, data)) await this.app.vault.modifyBinary(f as TFile, buffer(data));
+        return { created: false };
+      }
+      if (await this.app.vault.adapter.exists(path)) throw new WriteError('exists', `"${path}" already exists`, path);
+      opts.check?.(null);
+      await this.ensureFolder(path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
+      await this.app.vault.createBinary(path, buffer(data));
+      return { created: true };
+    });
+  }
+
+  async rename(from: string, to: string, opts: { updateLinks?: boolean; check?: Check } = {}): Promise<RenameResult> {
+    return this.locks.run([from, to], async () => {
+      const f = this.lookup(from);
+      if (!f) throw new WriteError('missing', `"${from}" does not exist`, from);
+      await this.noSymlink(f);
+      if (await this.taken(to)) throw new WriteError('exists', `"${to}" already exists`, to);
+      if (opts.check && f instanceof this.o.classes.TFile) opts.check(new Uint8Array(await this.app.vault.readBinary(f as TFile)));
+      await this.ensureFolder(to.includes('/') ? to.slice(0, to.lastIndexOf('/')) : '');
+      const appUpdates = !!(this.app.vault as unknown as { getConfig(k: string): unknown }).getConfig('alwaysUpdateLinks');
+      if (opts.updateLinks && appUpdates) {
+        await this.app.fileManager.renameFile(f, to);
+        return { linksUpdated: true };
+      }
+      await this.app.vault.rename(f, to);
+      return { linksUpdated: false };
+    });
+  }
+
+  async trash(path: string, check?: Check): Promise<string> {
+    return this.locks.run([path], async () => {
+      const f = this.file(path);
+      await this.noSymlink(f);
+      check?.(new Uint8Array(await this.app.vault.readBinary(f)));
+      const option = (this.app.vault as unknown as { getConfig(k: string): unknown }).getConfig('trashOption');
+      await this.app.fileManager.trashFile(f);
+      return option === 'local' ? '.trash/ (the vault\'s trash folder)' : option === 'none' ? 'nowhere: the vault\'s "Deleted files" setting deletes permanently' : 'the system trash';
+    });
+  }
+
+  async remove(path: string, check?: Check): Promise<void> {
+    return this.locks.run([path], async () => {
+      const f = this.file(path);
+      await this.noSymlink(f);
+      check?.(new Uint8Array(await this.app.vault.readBinary(f)));
+      await this.app.vault.delete(f, true);
+    });
+  }
+
+  async mkdir(path: string): Promise<void> {
+    await this.ensureFolder(path);
+  }
+
+  async removeEmptyFolder(path: string): Promise<boolean> {
+    const f = this.lookup(path);
+    if (!(f instanceof this.o.classes.TFolder) || (f as TFolder).children.length) return false;
+    await this.app.vault.delete(f, true);
+    return true;
+  }
+}

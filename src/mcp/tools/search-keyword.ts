@@ -1,0 +1,156 @@
+// keyword_search and reindex: the MiniSearch keyword index (src/search/service.ts) as tools.
+import { z } from 'zod';
+import { defineTool, READ_ONLY } from '../tool.js';
+import type { ServerDeps } from '../deps.js';
+import { refuse } from '../../core/errors.js';
+import { noteTitle } from '../../core/paths.js';
+import { decodeCursor, encodeCursor } from '../../core/cursor.js';
+import { contentHash } from '../../core/hash.js';
+import { notePredicate } from '../../semantic/filters.js';
+import type { KeywordService } from '../../search/service.js';
+import { snippet } from '../../search/snippet.js';
+import type { Hit } from '../../search/keywordIndex.js';
+import { runWithDeadline } from '../../semantic/jobs.js';
+
+function keyword(deps: ServerDeps): KeywordService | undefined {
+  const k = deps.services.keyword as KeywordService | undefined;
+  return k && typeof (k as { search?: unknown }).search === 'function' ? k : undefined;
+}
+
+const CURSOR_KIND = 'kw';
+
+function fingerprint(args: Record<string, unknown>): string {
+  const { cursor: _c, limit: _l, wait_for_pending_writes: _w, ...rest } = args;
+  return contentHash(JSON.stringify(rest)).slice(7, 23);
+}
+
+/** Sort key of a hit: full matches first, then score descending, then path. */
+function after(h: Hit, g: number, s: number, p: string): boolean {
+  const hg = h.matchedAll ? 0 : 1;
+  if (hg !== g) return hg > g;
+  if (h.score !== s) return h.score < s;
+  return h.path > p;
+}
+
+export const keywordSearch = defineTool({
+  name: 'keyword_search',
+  title: 'Keyword search',
+  family: 'search',
+  description:
+    'Find notes by words, names, titles and identifiers. One row per note: path, title, score, the fields that matched (title, aliases, headings, tags, body) and a snippet with the matched words in **bold** (a title or alias match shows the note\'s opening words). ' +
+    'Ranking puts title and alias matches above headings, tags and body text. Words are ANDed: rows with `match: "all"` contain every term; `match: "any"` rows (some terms only) follow them. ' +
+    'Syntax: "exact phrase", prefix*, -excluded, a OR b; anything else (bge-m3, C++, foo:bar) is searched literally. Case, accents and diacritics are ignored; CJK and Thai text is segmented into words. ' +
+    'Filters (folder, tags, frontmatter) apply before the limit. Page with next_cursor. _meta.index_stale is true while notes are still being (re)indexed; pass wait_for_pending_writes=true to wait for them. ' +
+    'For paraphrased questions use semantic_search or hybrid_search when listed.',
+  input: z.strictObject({
+    query: z.string().min(1).max(10_000).describe('Words to find; supports "phrase", prefix*, -exclude, OR'),
+    folder: z.string().optional().describe('Only notes in this folder and its sub-folders; "" = root level only; omit for the whole vault'),
+    tags: z.array(z.string()).optional().describe('Only notes carrying every one of these tags (frontmatter or inline; "a" also matches "#a/b")'),
+    frontmatter: z.record(z.string(), z.unknown()).optional().describe('Only notes whose frontmatter has these key/value pairs (a list property matches when it contains the value)'),
+    limit: z.number().int().min(1).max(100).default(20).describe('Rows per page (max 100)'),
+    cursor: z.string().optional().describe('next_cursor from the previous page of the same query'),
+    wait_for_pending_writes: z.boolean().default(false).describe('Wait (up to 10 s) until every pending note change is indexed before searching'),
+  }),
+  output: z.object({
+    query: z.string(),
+    results: z.array(z.object({
+      path: z.string(),
+      title: z.string(),
+      score: z.number(),
+      match: z.enum(['all', 'any']).describe('"all": the note has every query term; "any": only some'),
+      fields: z.array(z.string()).describe('Fields that matched: title, aliases, headings, tags, body'),
+      snippet: z.string(),
+    })),
+    total: z.number().int().describe('Matching notes (all pages)'),
+    total_all: z.number().int().describe('Of those, notes matching every term'),
+    next_cursor: z.string().nullable(),
+  }),
+  annotations: READ_ONLY,
+  available: (deps) => !!keyword(deps),
+  async handler(args, ctx) {
+    const svc = keyword(ctx.deps)!;
+    let waited: boolean | null = null;
+    if (args.wait_for_pending_writes) waited = await svc.waitForPending(10_000);
+    const reason = svc.unavailableReason();
+    if (reason && !args.wait_for_pending_writes) {
+      // Still building: wait a little, then answer from what is indexed so far.
+      await Promise.race([svc.ready(), new Promise((r) => setTimeout(r, 2000))]);
+    }
+    const accept = notePredicate(ctx.vault, { folder: ctx.vault.folderArg(args.folder), tags: args.tags, frontmatter: args.frontmatter });
+    const { hits, parsed } = await svc.search(args.query, { accept, signal: ctx.signal });
+    const fp = fingerprint(args as Record<string, unknown>);
+    let start = 0;
+    if (args.cursor) {
+      const c = decodeCursor<{ k: string; q: string; g: number; s: number; p: string }>(args.cursor, CURSOR_KIND);
+      if (c.q !== fp) refuse('invalid_argument', 'This cursor belongs to a different query or filters; repeat the same query and filters, or drop the cursor to start over.');
+      const i = hits.findIndex((h) => after(h, c.g, c.s, c.p));
+      start = i < 0 ? hits.length : i;
+    }
+    const page = hits.slice(start, start + args.limit);
+    const exact = new Set<string>();
+    const prefixes: string[] = [];
+    for (const a of parsed.clauses.flatMap((c) => c.alts)) for (const t of a.terms) (a.kind === 'prefix' ? prefixes.push(t) : exact.add(t));
+    const results = [];
+    for (const h of page) {
+      let text = '';
+      try { text = await ctx.vault.host.readText(h.path); } catch { /* vanished since indexed */ }
+      const opening = h.fields.includes('title') || h.fields.includes('aliases');
+      results.push({
+        path: h.path,
+        title: noteTitle(h.path),
+        score: Math.round(h.score * 1000) / 1000,
+        match: h.matchedAll ? 'all' as const : 'any' as const,
+        fields: h.fields,
+        snippet: snippet(text, { exact, prefixes }, svc.analyzerInUse, opening),
+      });
+    }
+    const last = page[page.length - 1];
+    const next_cursor = last && start + page.length < hits.length ? encodeCursor({ k: CURSOR_KIND, q: fp, g: last.matchedAll ? 0 : 1, s: last.score, p: last.path }) : null;
+    const totalAll = hits.filter((h) => h.matchedAll).length;
+    const out = { query: args.query, results, total: hits.length, total_all: totalAll, next_cursor };
+    const stale = svc.stale();
+    const lines = results.map((r, i) => `${start + i + 1}. ${r.path}  (score ${r.score}, ${r.match === 'all' ? 'all terms' : 'some terms'}; ${r.fields.join(', ')})\n   ${r.snippet}`);
+    const text = [
+      ...(lines.length ? lines : [`No note matches "${args.query}".${parsed.clauses.length ? '' : ' (The query has no searchable words.)'}`]),
+      `${hits.length} matching note(s), ${totalAll} with every term${next_cursor ? '; more with next_cursor' : ''}.`,
+      ...(stale ? ['Some notes are still being indexed (index_stale); pass wait_for_pending_writes=true for a complete answer.'] : []),
+    ].join('\n');
+    return { structured: out, text, meta: { index_stale: stale, ...(waited === false ? { wait_timed_out: true } : {}) } };
+  },
+});
+
+const statusOut = {
+  state: z.string(),
+  indexed: z.number().int(),
+  pending: z.number().int(),
+  skipped: z.number().int(),
+  detail: z.string().nullable(),
+};
+
+export const reindex = defineTool({
+  name: 'reindex',
+  title: 'Rebuild the keyword index',
+  family: 'admin',
+  description: 'Re-check every note against the keyword index and index what changed (force=true drops the index and rebuilds it from every note). Work that outlasts 25 s returns {status: "working", job_id, retry_after_s}; calling reindex again joins the running run. Does not modify notes.',
+  input: z.strictObject({
+    force: z.boolean().default(false).describe('Drop the keyword index and rebuild it from scratch'),
+  }),
+  output: z.object({
+    status: z.enum(['done', 'working']),
+    job_id: z.string().optional(),
+    retry_after_s: z.number().optional(),
+    ...statusOut,
+  }),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  available: (deps) => !!keyword(deps),
+  async handler(args, ctx) {
+    const svc = keyword(ctx.deps)!;
+    const r = await runWithDeadline(ctx.deps, 'reindex', 25_000, () => svc.reindex(args.force));
+    const s = svc.status();
+    const base = { state: s.state, indexed: s.indexed, pending: s.pending, skipped: s.skipped ?? 0, detail: s.detail ?? null };
+    const out = r.done ? { status: 'done' as const, ...base } : { status: 'working' as const, job_id: r.job_id, retry_after_s: r.retry_after_s, ...base };
+    return { structured: out, text: `${out.status}${r.done ? '' : ` (job ${r.job_id}, retry after ${r.retry_after_s} s)`}: keyword index ${s.state}, ${s.indexed} notes indexed, ${s.pending} pending, ${base.skipped} skipped${s.detail ? ` (${s.detail})` : ''}` };
+  },
+});
+
+export const keywordTools = [keywordSearch, reindex];

@@ -1,0 +1,159 @@
+// summarize: notes and folders summarised by the language model the vault owner configured
+// (src/llm/), with honest coverage figures (notes_included / notes_omitted / skipped / truncated and
+// one hint per cause). Large selections are map-reduced: notes packed into batches up to
+// summarizeBatchChars, each batch summarised, then combined. Slow calls become background jobs.
+import { z } from 'zod';
+import { defineTool, type ToolContext, type ToolResult } from '../tool.js';
+import type { ServerDeps } from '../deps.js';
+import { refuse } from '../../core/errors.js';
+import { runAsJob, workingFields, type JobHandle } from '../../jobs/jobs.js';
+import { chat, LlmError, type ChatMessage, type ChatReply } from '../../llm/client.js';
+import { destination, llmConfig, llmConfigured, llmSettings, llmTransport } from '../../llm/settings.js';
+import { fitNote, mapLimit, noteBlock, packBatches, type NoteDoc } from '../../llm/batch.js';
+import { combinePrompt, perNotePrompt, promptOverhead, synthesisPrompt } from '../../llm/prompts.js';
+import { omittedFolders, readSelection, selectNotes, type Skipped } from '../../llm/selection.js';
+
+const output = z.object({
+  status: z.enum(['completed', 'working']).describe('"working": still running in the background; poll get_job_result(job_id)'),
+  ...workingFields,
+  summary: z.string().optional().describe('The summary (per_note: one "## title (path)" section per note)'),
+  per_note: z.array(z.object({ path: z.string(), summary: z.string() })).optional().describe('per_note mode: each note\'s summary'),
+  sources: z.array(z.object({ path: z.string(), title: z.string(), cut: z.boolean().optional().describe('Only the start of this note fit in one request') })).optional().describe('Every note the summary covers'),
+  mode: z.enum(['synthesis', 'per_note']).optional(),
+  truncated: z.boolean().optional().describe('Content was lost: notes omitted, notes skipped, or text cut to fit a request'),
+  notes_included: z.number().int().optional(),
+  notes_omitted: z.number().int().optional().describe('Notes beyond the note limit, not summarised'),
+  notes_limit: z.number().int().optional(),
+  hint: z.string().nullable().optional().describe('How to cover what is missing; null when fully covered'),
+  skipped: z.array(z.object({ path: z.string(), reason: z.enum(['not_found', 'invalid_path', 'over_read_limit', 'unreadable']), detail: z.string() })).optional(),
+  backend_calls: z.number().int().optional().describe('Requests made to the language model'),
+});
+type Out = z.infer<typeof output>;
+
+function description(deps: ServerDeps): string {
+  const s = llmSettings(deps.settings());
+  return `Summarise notes and folders with the vault owner's language model (${destination(deps)}; the notes' text is sent there). ` +
+    `paths: notes and/or folders (a folder = every note under it). mode "synthesis" (default): one summary citing sources by [path]; "per_note": one summary per note. ` +
+    `At most ${s.summarizeMaxNotes} notes per call on this server (max_notes can lower it): the result says notes_included, notes_omitted, skipped and truncated, and hint says which subfolders to call separately. ` +
+    'A call still running after the soft deadline returns {status: "working", job_id}; poll get_job_result(job_id). Does not modify notes.';
+}
+
+function llmRefusal(e: unknown): never {
+  if (e instanceof LlmError) {
+    if (e.kind === 'timeout') refuse('summarize_timeout', `${e.message} Narrow the request: fewer notes or a smaller folder per call (or ask the vault owner to raise the time limit).`);
+    if (e.kind === 'aborted') refuse('unavailable', `${e.message} Call again if you still need the summary.`);
+    refuse('backend_error', `${e.message}`, { status: e.status });
+  }
+  throw e;
+}
+
+interface Ctx { deps: ServerDeps; job: JobHandle; calls: number }
+
+async function ask(c: Ctx, messages: ChatMessage[]): Promise<ChatReply> {
+  c.calls++;
+  try {
+    return await chat(llmConfig(c.deps), messages, { signal: c.job.signal, transport: llmTransport(c.deps) });
+  } catch (e) {
+    return llmRefusal(e);
+  }
+}
+
+async function synthesis(c: Ctx, docs: NoteDoc[], focus: string | undefined, budget: number, concurrency: number): Promise<string> {
+  const batches = packBatches(docs, (d) => noteBlock(d).length, budget);
+  if (batches.length === 1) return (await ask(c, synthesisPrompt(docs, focus, null))).text;
+  let done = 0;
+  c.job.progress(`summarising batch 0 of ${batches.length}`);
+  let partials = await mapLimit(batches, concurrency, async (b, i) => {
+    const r = await ask(c, synthesisPrompt(b, focus, { batch: i + 1, batches: batches.length }));
+    c.job.progress(`summarised batch ${++done} of ${batches.length}`);
+    return r.text;
+  });
+  // Combine; when the partial summaries themselves exceed one request, combine them in groups first.
+  for (let round = 1; ; round++) {
+    const groups = packBatches(partials, (p) => p.length + 40, budget);
+    c.job.progress(`combining ${partials.length} partial summaries (round ${round})`);
+    if (groups.length === 1 || groups.length >= partials.length) return (await ask(c, combinePrompt(partials, focus, docs.length))).text;
+    partials = await mapLimit(groups, concurrency, async (g) => (await ask(c, combinePrompt(g, focus, docs.length))).text);
+  }
+}
+
+async function perNote(c: Ctx, docs: NoteDoc[], focus: string | undefined, concurrency: number): Promise<{ path: string; summary: string }[]> {
+  let done = 0;
+  return mapLimit(docs, concurrency, async (d) => {
+    const r = await ask(c, perNotePrompt(d, focus));
+    c.job.progress(`summarised ${++done} of ${docs.length} notes`);
+    return { path: d.path, summary: r.text };
+  });
+}
+
+function hintFor(omitted: string[], skipped: Skipped[], cut: NoteDoc[], limit: number): string | null {
+  const parts: string[] = [];
+  if (omitted.length) parts.push(`${omitted.length} note(s) beyond the limit of ${limit} were not summarised; call summarize again for them, e.g. per folder: ${omittedFolders(omitted)}.`);
+  const bad = skipped.filter((s) => s.reason === 'not_found' || s.reason === 'invalid_path');
+  if (bad.length) parts.push(`${bad.length} path(s) named no note (see skipped); check them with list_notes or keyword_search.`);
+  const big = skipped.filter((s) => s.reason === 'over_read_limit');
+  if (big.length) parts.push(`${big.length} note(s) are larger than the read limit and were skipped; read them in pages with read_note(path, offset=…).`);
+  const unreadable = skipped.filter((s) => s.reason === 'unreadable');
+  if (unreadable.length) parts.push(`${unreadable.length} note(s) could not be read; retry later or ask the vault owner.`);
+  if (cut.length) parts.push(`${cut.length} note(s) were cut to fit one request (only their start was summarised): ${cut.slice(0, 5).map((d) => `"${d.path}" (${d.text.length} of ${d.originalChars} chars)`).join(', ')}; read the rest with read_note(path, offset=…).`);
+  return parts.length ? parts.join(' ') : null;
+}
+
+async function run(args: { paths: string[]; focus?: string; mode: 'synthesis' | 'per_note'; max_notes?: number }, ctx: ToolContext, job: JobHandle, pre: ReturnType<typeof selectNotes>): Promise<ToolResult<Out>> {
+  const deps = ctx.deps;
+  const s = llmSettings(deps.settings());
+  const limit = Math.min(s.summarizeMaxNotes, args.max_notes ?? Infinity);
+  const focus = args.focus?.trim() || undefined;
+  const { read, omitted, skipped: readSkipped } = await readSelection(ctx.vault, pre.notes, limit, deps.settings().maxFileReadBytes, job.signal);
+  const skipped = [...pre.skipped, ...readSkipped];
+  if (!read.length) {
+    refuse('notes_unreadable', `None of the ${pre.notes.length} note(s) found could be read: ${readSkipped.slice(0, 5).map((x) => `"${x.path}" (${x.reason}: ${x.detail})`).join(', ')}. Read large notes in pages with read_note, or retry later.`, { skipped: readSkipped.slice(0, 20) });
+  }
+  const budget = Math.max(500, s.summarizeBatchChars - promptOverhead(focus));
+  const docs = read.map((r) => fitNote(r.path, r.title, r.text, budget));
+  const c: Ctx = { deps, job, calls: 0 };
+  let summary: string;
+  let per_note: { path: string; summary: string }[] | undefined;
+  if (args.mode === 'per_note') {
+    per_note = await perNote(c, docs, focus, s.llmConcurrency);
+    summary = per_note.map((p, i) => `## ${docs[i].title} (${p.path})\n\n${p.summary}`).join('\n\n');
+  } else {
+    summary = await synthesis(c, docs, focus, budget, s.llmConcurrency);
+  }
+  const cut = docs.filter((d) => d.cut);
+  const truncated = omitted.length > 0 || skipped.length > 0 || cut.length > 0;
+  const structured: Out = {
+    status: 'completed', summary, ...(per_note ? { per_note } : {}),
+    sources: docs.map((d) => ({ path: d.path, title: d.title, ...(d.cut ? { cut: true } : {}) })),
+    mode: args.mode, truncated, notes_included: docs.length, notes_omitted: omitted.length, notes_limit: limit,
+    hint: hintFor(omitted, skipped, cut, limit), skipped, backend_calls: c.calls,
+  };
+  const coverage = `Covers ${docs.length} note(s)${omitted.length ? `, ${omitted.length} omitted over the limit of ${limit}` : ''}${skipped.length ? `, ${skipped.length} skipped` : ''}${cut.length ? `, ${cut.length} cut` : ''}.`;
+  const text = `${summary}\n\n---\n${coverage}${structured.hint ? `\n${structured.hint}` : ''}\nSources: ${docs.map((d) => d.path).join(', ')}`;
+  return { structured, text };
+}
+
+export const summarize = defineTool({
+  name: 'summarize',
+  title: 'Summarise notes with the configured language model',
+  family: 'llm',
+  description,
+  input: z.strictObject({
+    paths: z.array(z.string().max(1024)).min(1, 'give at least one note path or folder').max(500).describe('Note paths and/or folders ("Projects/" = every note under it; "" = the whole vault); duplicates are ignored'),
+    focus: z.string().max(2000).optional().describe('What the summary should concentrate on, e.g. "extract action items"'),
+    mode: z.enum(['synthesis', 'per_note']).default('synthesis').describe('"synthesis": one summary across the notes citing [path]; "per_note": one summary per note'),
+    max_notes: z.number().int().min(1).optional().describe('Cover at most this many notes (can lower, not raise, the server\'s limit)'),
+  }),
+  output,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  available: llmConfigured,
+  async handler(args, ctx) {
+    const pre = selectNotes(ctx.vault, args.paths);
+    if (!pre.notes.length) {
+      refuse('invalid_argument', `None of the paths names an existing note or a folder with notes: ${pre.skipped.slice(0, 5).map((x) => `"${x.path}" (${x.reason}: ${x.detail})`).join('; ')}. Find notes with list_notes or keyword_search.`, { skipped: pre.skipped.slice(0, 20) });
+    }
+    return runAsJob<Out>(ctx, 'summarize', (job) => run(args, ctx, job, pre), { working: (w) => ({ structured: w, text: w.message }) });
+  },
+});
+
+export const summarizeTools = [summarize];

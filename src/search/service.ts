@@ -1,0 +1,385 @@
+// The keyword index as a living service: built from the host's notes, kept fresh from host events
+// (batched, debounced, in slices that yield), persisted in the data folder, and queried by
+// keyword_search and hybrid_search (as a KeywordRanker, see types.ts).
+//
+// Persistence: `keyword-index.json` = one header line (schema, analyzer signature, per-note mtime,
+// size, hash, skipped notes) + the MiniSearch JSON. On start it loads, serves at once, and reconciles
+// only notes whose mtime/size changed (a changed mtime with the same hash is just recorded). A corrupt
+// file, an older schema or another tokenization is rebuilt from the notes, never trusted.
+import type MiniSearch from 'minisearch';
+import type { VaultEvent, VaultHost } from '../host/port.js';
+import type { Settings } from '../core/settings.js';
+import { contentHash } from '../core/hash.js';
+import { isNotePath } from '../core/paths.js';
+import { createAnalyzer, type Analyzer } from './analyzer.js';
+import { keywordSettings } from './settings.js';
+import { parseQuery, type ParsedQuery } from './query.js';
+import { buildDoc } from './document.js';
+import { createMiniSearch, loadMiniSearch, runQuery, type Hit, type IndexedDoc } from './keywordIndex.js';
+import type { KeywordRanked, KeywordRanker, KeywordRankOptions } from './types.js';
+import type { IndexStatus } from '../services/status.js';
+
+export const INDEX_FILE = 'keyword-index.json';
+export const SCHEMA = 1;
+
+interface DocMeta { m: number; s: number; h: string }
+type Op = 'upsert' | 'refresh' | 'delete';
+
+interface Header {
+  schema: number;
+  signature: string;
+  docs: Record<string, DocMeta>;
+  skipped: Record<string, string>;
+}
+
+export interface KeywordServiceOptions {
+  host: VaultHost;
+  settings: () => Settings;
+  now?: () => number;
+  log?: (m: string) => void;
+  /** Debounce of host events before the index is updated (ms). */
+  debounceMs?: number;
+  /** Delay before the index file is saved after a change (ms). */
+  saveDelayMs?: number;
+}
+
+const decoder = new TextDecoder('utf-8');
+const yieldNow = () => new Promise<void>((r) => setTimeout(r, 0));
+const SLICE_MS = 12;
+const BATCH = 32;
+/** Searches drain a queue this small before answering, so a caller's own writes are visible. */
+const INLINE_DRAIN = 64;
+
+export class KeywordService implements KeywordRanker {
+  private analyzer: Analyzer;
+  private ms: MiniSearch<IndexedDoc>;
+  private docs = new Map<string, DocMeta>();
+  private skipped = new Map<string, string>();
+  private queue = new Map<string, Op>();
+  private state: 'loading' | 'building' | 'ready' = 'loading';
+  private draining: Promise<void> | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private saveTimer: ReturnType<typeof setTimeout> | null = null;
+  private saving: Promise<void> | null = null;
+  private dirty = false;
+  private stopped = false;
+  private unsubscribe: (() => void) | null = null;
+  private initPromise: Promise<void> | null = null;
+  private progress = { done: 0, total: 0 };
+  private lastNote: string | null = null;
+  private lastBuildMs: number | null = null;
+
+  constructor(private readonly o: KeywordServiceOptions) {
+    this.analyzer = this.makeAnalyzer();
+    this.ms = createMiniSearch(this.analyzer);
+  }
+
+  private makeAnalyzer(): Analyzer {
+    const s = keywordSettings(this.o.settings());
+    return createAnalyzer({ stemming: s.keywordStemming, stopWords: s.keywordStopWords });
+  }
+
+  private log(m: string): void {
+    this.o.log?.(`keyword index: ${m}`);
+  }
+
+  /** Subscribes to host events and starts loading / building in the background. */
+  start(): Promise<void> {
+    if (!this.unsubscribe) this.unsubscribe = this.o.host.subscribe((e) => this.onEvent(e));
+    this.initPromise ??= this.init().catch((e) => { this.log(`start failed: ${(e as Error).message}`); this.state = 'ready'; });
+    return this.initPromise;
+  }
+
+  /** Resolves when the index is loaded or built and every queued change is applied. */
+  async ready(): Promise<void> {
+    await this.start();
+    await this.flush();
+  }
+
+  private async init(): Promise<void> {
+    const loaded = await this.load();
+    await this.o.host.ready();
+    if (loaded) {
+      this.state = 'ready';
+      this.reconcile();
+    } else {
+      this.state = 'building';
+      const started = Date.now();
+      this.enqueueAll();
+      await this.flush();
+      this.lastBuildMs = Date.now() - started;
+    }
+  }
+
+  private async load(): Promise<boolean> {
+    let bytes: Uint8Array | null;
+    try { bytes = await this.o.host.data.read(INDEX_FILE); } catch { bytes = null; }
+    if (!bytes) return false;
+    try {
+      const text = decoder.decode(bytes);
+      const nl = text.indexOf('\n');
+      if (nl < 0) throw new Error('no header line');
+      const header = JSON.parse(text.slice(0, nl)) as Header;
+      if (header.schema !== SCHEMA) { this.log(`saved index has schema ${header.schema}, expected ${SCHEMA}: rebuilding`); return false; }
+      if (header.signature !== this.analyzer.signature) { this.log('text processing settings changed since the index was saved: rebuilding'); return false; }
+      const ms = loadMiniSearch(text.slice(nl + 1), this.analyzer);
+      this.ms = ms;
+      this.docs = new Map(Object.entries(header.docs));
+      this.skipped = new Map(Object.entries(header.skipped ?? {}));
+      if (ms.documentCount !== this.docs.size) throw new Error(`index holds ${ms.documentCount} notes, header ${this.docs.size}`);
+      return true;
+    } catch (e) {
+      this.log(`saved index is unreadable (${(e as Error).message}): rebuilding`);
+      this.ms = createMiniSearch(this.analyzer);
+      this.docs.clear();
+      this.skipped.clear();
+      return false;
+    }
+  }
+
+  private noteStats() {
+    return this.o.host.files().filter((f) => isNotePath(f.path));
+  }
+
+  private enqueueAll(): void {
+    const notes = this.noteStats();
+    for (const f of notes) this.queue.set(f.path, 'upsert');
+    this.progress = { done: 0, total: this.queue.size };
+    this.kick(0);
+  }
+
+  /** Queues every note whose mtime or size differs from what the index recorded, and every vanished one. */
+  reconcile(): number {
+    const seen = new Set<string>();
+    let n = 0;
+    for (const f of this.noteStats()) {
+      seen.add(f.path);
+      const d = this.docs.get(f.path);
+      if (d && d.m === f.mtime && d.s === f.size) continue;
+      if (!d && this.skipped.has(f.path) && this.skipped.get(f.path) === `too_large:${f.size}`) continue;
+      this.queue.set(f.path, 'upsert');
+      n++;
+    }
+    for (const p of this.docs.keys()) if (!seen.has(p)) { this.queue.set(p, 'delete'); n++; }
+    for (const p of this.skipped.keys()) if (!seen.has(p)) this.skipped.delete(p);
+    this.progress = { done: 0, total: this.queue.size };
+    if (this.queue.size) this.kick(0);
+    return n;
+  }
+
+  private onEvent(e: VaultEvent): void {
+    if (this.stopped) return;
+    if (e.type === 'resolved') return;
+    if (e.type === 'rename') {
+      if (isNotePath(e.oldPath)) this.queue.set(e.oldPath, 'delete');
+      if (isNotePath(e.path)) this.queue.set(e.path, 'upsert');
+    } else if (!isNotePath(e.path)) {
+      return;
+    } else if (e.type === 'delete') {
+      this.queue.set(e.path, 'delete');
+    } else {
+      // 'metadata' re-indexes even when the bytes are unchanged: headings/tags come from the cache.
+      const prev = this.queue.get(e.path);
+      this.queue.set(e.path, e.type === 'metadata' || prev === 'refresh' ? 'refresh' : 'upsert');
+    }
+    this.progress.total = Math.max(this.progress.total, this.progress.done + this.queue.size);
+    if (this.state !== 'loading') this.kick(this.o.debounceMs ?? 50);
+  }
+
+  private kick(delay: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => { this.timer = null; void this.drain(); }, delay);
+  }
+
+  /** Applies every queued change now; resolves when the queue is empty. */
+  async flush(): Promise<void> {
+    if (this.timer) { clearTimeout(this.timer); this.timer = null; }
+    while ((this.queue.size || this.draining) && !this.stopped) await this.drain();
+  }
+
+  private drain(): Promise<void> {
+    if (!this.draining) {
+      this.draining = this.drainLoop().finally(() => { this.draining = null; });
+    }
+    return this.draining;
+  }
+
+  private async drainLoop(): Promise<void> {
+    let sliceStart = Date.now();
+    while (this.queue.size && !this.stopped) {
+      const batch: [string, Op][] = [];
+      for (const entry of this.queue) {
+        batch.push(entry);
+        if (batch.length >= BATCH) break;
+      }
+      for (const [p] of batch) this.queue.delete(p);
+      const prepared = await Promise.all(batch.map(([p, op]) => this.prepare(p, op)));
+      for (const fn of prepared) fn();
+      this.progress.done += batch.length;
+      if (Date.now() - sliceStart > SLICE_MS) { await yieldNow(); sliceStart = Date.now(); }
+    }
+    if (this.state === 'building' && !this.queue.size) { this.state = 'ready'; this.log(`${this.docs.size} notes indexed`); }
+    if (this.dirty) this.scheduleSave();
+  }
+
+  /** Reads what one change needs (async); returns the synchronous index update. */
+  private async prepare(path: string, op: Op): Promise<() => void> {
+    const remove = () => {
+      if (this.ms.has(path)) { this.ms.discard(path); this.dirty = true; }
+      if (this.docs.delete(path)) this.dirty = true;
+      if (this.skipped.delete(path)) this.dirty = true;
+    };
+    if (op === 'delete') return remove;
+    const stat = this.o.host.stat(path);
+    if (!stat) return remove;
+    const max = keywordSettings(this.o.settings()).keywordMaxNoteBytes;
+    if (stat.size > max) return () => { remove(); this.skipped.set(path, `too_large:${stat.size}`); this.dirty = true; };
+    let bytes: Uint8Array;
+    try { bytes = await this.o.host.readBytes(path); } catch {
+      return () => { remove(); this.skipped.set(path, 'unreadable'); this.dirty = true; };
+    }
+    const hash = contentHash(bytes);
+    const meta: DocMeta = { m: stat.mtime, s: stat.size, h: hash };
+    const prev = this.docs.get(path);
+    if (prev && prev.h === hash && op !== 'refresh' && this.ms.has(path)) {
+      return () => { this.docs.set(path, meta); this.dirty = true; };
+    }
+    const doc = buildDoc(path, decoder.decode(bytes), this.o.host.metadata(path));
+    return () => {
+      // The note may have been deleted while it was read; a later queued op handles that.
+      if (this.ms.has(path)) this.ms.replace(doc); else this.ms.add(doc);
+      this.docs.set(path, meta);
+      this.skipped.delete(path);
+      this.lastNote = path;
+      this.dirty = true;
+    };
+  }
+
+  private scheduleSave(): void {
+    if (this.saveTimer || this.stopped) return;
+    this.saveTimer = setTimeout(() => { this.saveTimer = null; void this.save(); }, this.o.saveDelayMs ?? 3000);
+    (this.saveTimer as { unref?: () => void }).unref?.();
+  }
+
+  /** Writes the index file now (atomic replace through the data store). */
+  async save(): Promise<void> {
+    while (this.saving) await this.saving;
+    if (!this.dirty) return;
+    this.saving = (async () => {
+      this.dirty = false;
+      const header: Header = { schema: SCHEMA, signature: this.analyzer.signature, docs: Object.fromEntries(this.docs), skipped: Object.fromEntries(this.skipped) };
+      try {
+        await this.o.host.data.write(INDEX_FILE, `${JSON.stringify(header)}\n${JSON.stringify(this.ms)}`);
+      } catch (e) {
+        this.dirty = true;
+        this.log(`could not save (${(e as Error).message})`);
+      }
+    })().finally(() => { this.saving = null; });
+    await this.saving;
+  }
+
+  /** Drops the index and builds it again (force), or re-checks every note against the disk. */
+  async reindex(force: boolean): Promise<void> {
+    await this.start();
+    if (force) this.rebuild('reindex(force=true)');
+    else this.reconcile();
+    await this.flush();
+    await this.save();
+  }
+
+  private rebuild(why: string): void {
+    this.log(`rebuilding: ${why}`);
+    this.analyzer = this.makeAnalyzer();
+    this.ms = createMiniSearch(this.analyzer);
+    this.docs.clear();
+    this.skipped.clear();
+    this.queue.clear();
+    this.state = 'building';
+    this.dirty = true;
+    this.enqueueAll();
+  }
+
+  /** A changed stemming / stop-word setting means a different tokenization: rebuild, never mix. */
+  private checkSettings(): void {
+    if (this.state === 'loading') return;
+    const a = this.makeAnalyzer();
+    if (a.signature !== this.analyzer.signature) this.rebuild('text processing settings changed');
+  }
+
+  stale(): boolean {
+    return this.state !== 'ready' || this.queue.size > 0 || !!this.draining || this.o.host.pendingCount() > 0;
+  }
+
+  /** Waits (bounded) for the host's pending metadata and every queued index change; false on timeout. */
+  async waitForPending(timeoutMs = 10_000): Promise<boolean> {
+    const until = Date.now() + timeoutMs;
+    await Promise.race([this.start(), new Promise((r) => setTimeout(r, timeoutMs))]);
+    while (this.o.host.pendingCount() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    const left = until - Date.now();
+    if (left <= 0) return false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const ok = await Promise.race([this.flush().then(() => true), new Promise<boolean>((r) => { timer = setTimeout(() => r(false), left); })]);
+    clearTimeout(timer);
+    return ok && !this.stale();
+  }
+
+  unavailableReason(): string | null {
+    if (this.state === 'loading') return 'the keyword index is still loading';
+    if (this.state === 'building') return `the keyword index is being built (${this.progress.done}/${this.progress.total} notes)`;
+    return null;
+  }
+
+  get analyzerInUse(): Analyzer {
+    return this.analyzer;
+  }
+
+  parse(query: string): ParsedQuery {
+    return parseQuery(query, this.analyzer);
+  }
+
+  /** Every matching note, AND rows first, then partial rows; filters applied before any limit. */
+  async search(query: string, opts: { accept?: (p: string) => boolean; signal?: AbortSignal } = {}): Promise<{ hits: Hit[]; parsed: ParsedQuery }> {
+    this.checkSettings();
+    if (this.queue.size && this.queue.size <= INLINE_DRAIN && this.state === 'ready') await this.flush();
+    const parsed = this.parse(query);
+    const host = this.o.host;
+    const hits = await runQuery(this.ms, parsed, this.analyzer, {
+      accept: opts.accept,
+      signal: opts.signal,
+      readText: async (p) => { try { return await host.readText(p); } catch { return null; } },
+    });
+    return { hits, parsed };
+  }
+
+  async rank(query: string, opts: KeywordRankOptions): Promise<KeywordRanked[]> {
+    const { hits } = await this.search(query, { accept: opts.accept, signal: opts.signal });
+    return hits.slice(0, opts.limit).map((h) => ({ path: h.path, score: h.score, matchedAll: h.matchedAll }));
+  }
+
+  status(): IndexStatus {
+    const skippedBy: Record<string, number> = {};
+    for (const r of this.skipped.values()) { const k = r.split(':')[0]; skippedBy[k] = (skippedBy[k] ?? 0) + 1; }
+    const skipDetail = Object.entries(skippedBy).map(([k, n]) => `${n} ${k.replace('_', ' ')}`).join(', ');
+    const state: IndexStatus['state'] = this.state === 'ready' && (this.queue.size || this.draining) ? 'building' : this.state;
+    const parts: string[] = [];
+    if (this.state === 'building') parts.push(`${this.progress.done}/${this.progress.total} notes`);
+    if (skipDetail) parts.push(`skipped: ${skipDetail}`);
+    if (this.analyzer.unknownLanguages.length) parts.push(`unknown stemming language(s): ${this.analyzer.unknownLanguages.join(', ')}`);
+    return { name: 'keyword', state, indexed: this.docs.size, pending: this.queue.size, skipped: this.skipped.size, ...(parts.length ? { detail: parts.join('; ') } : {}) };
+  }
+
+  /** Counts for tools: progress of the current run and the last full build's duration. */
+  details() {
+    return { ...this.status(), progress: { ...this.progress }, last_build_ms: this.lastBuildMs, last_indexed: this.lastNote };
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    if (this.timer) clearTimeout(this.timer);
+    if (this.saveTimer) { clearTimeout(this.saveTimer); this.saveTimer = null; }
+    await this.draining?.catch(() => undefined);
+    await this.save();
+  }
+}

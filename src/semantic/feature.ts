@@ -1,0 +1,33 @@
+// Registers semantic search: deps.services.semantic (SemanticService) and an index status provider.
+// Inside Obsidian the WASM runtime comes from the bundle (ortWasm.ts); headless it is onnxruntime-node.
+import type { Feature } from '../features.js';
+import type { IndexStatus, IndexStatusProvider } from '../services/status.js';
+import { SemanticService } from './service.js';
+import { bundledOrtWasm, type EmbeddedWasm } from './ortWasm.js';
+
+export const semanticFeature: Feature = {
+  name: 'semantic',
+  async setup(deps) {
+    const injected = deps.services.ortWasmSource as (() => Promise<EmbeddedWasm>) | undefined;
+    const svc = new SemanticService({
+      host: deps.host,
+      settings: deps.settings,
+      now: deps.now,
+      wasmSource: injected ?? (deps.host.kind === 'obsidian' ? bundledOrtWasm : undefined),
+      log: deps.services.log as ((m: string) => void) | undefined,
+    });
+    deps.services.semantic = svc;
+    const provider: IndexStatusProvider = {
+      status(): IndexStatus {
+        const s = svc.status();
+        const state: IndexStatus['state'] = s.state === 'indexing' ? 'building' : s.state === 'paused' ? 'building' : s.state;
+        return { name: 'semantic', state, indexed: s.embedded, pending: s.pending, skipped: s.failed, ...(s.reason || s.paused ? { detail: s.paused ? 'paused' : s.reason! } : {}) };
+      },
+    };
+    const list = (deps.services.indexes as IndexStatusProvider[] | undefined) ?? [];
+    list.push(provider);
+    deps.services.indexes = list;
+    svc.start();
+    return { stop: () => svc.stop() };
+  },
+};

@@ -1,0 +1,80 @@
+// What every write tool shares: expected_hash rules, the precondition setting, size caps, note text
+// decoding that round-trips bytes, and turning host write failures into refusals.
+import { refuse, Refusal } from '../core/errors.js';
+import { contentHash, CONTENT_HASH_PATTERN } from '../core/hash.js';
+import type { Settings } from '../core/settings.js';
+import { isWriteError } from '../host/writer.js';
+
+/** Refuses a malformed expected_hash before anything else happens. */
+export function checkHashArg(expected: string | undefined): void {
+  if (expected === undefined) return;
+  if (!CONTENT_HASH_PATTERN.test(expected)) {
+    refuse('malformed_precondition', `expected_hash "${expected.length > 80 ? expected.slice(0, 80) + '…' : expected}" is not a content hash; pass the content_hash a read returned, "sha256:" followed by 64 lowercase hex digits.`);
+  }
+}
+
+/** With requireHashForDestructive on, a destructive call without expected_hash is refused. */
+export function requireHash(settings: Settings, expected: string | undefined, what: string, readWith = 'read_note'): void {
+  if (expected === undefined && settings.requireHashForDestructive) {
+    refuse('precondition_required', `This vault requires expected_hash for ${what}. Read the file first (${readWith}) and pass its content_hash as expected_hash.`, { setting: 'requireHashForDestructive' });
+  }
+}
+
+/** The current bytes must still be what the caller read. */
+export function checkFresh(bytes: Uint8Array, expected: string | undefined, path: string, readWith = 'read_note'): string {
+  const current = contentHash(bytes);
+  if (expected !== undefined && current !== expected) {
+    refuse('stale_precondition', `"${path}" changed since you read it (its hash is no longer ${expected}); nothing was written. Read it again with ${readWith}, redo your change on the current text, and resend with expected_hash="${current}".`, { current_hash: current });
+  }
+  return current;
+}
+
+export function checkSize(bytes: number, settings: Settings, path: string): void {
+  if (bytes > settings.maxWriteBytes) {
+    refuse('payload_too_large', `The result for "${path}" would be ${bytes} bytes, over the ${settings.maxWriteBytes}-byte write limit (setting maxWriteBytes); nothing was written. Split the content into several notes or files.`, { size: bytes, limit: settings.maxWriteBytes, setting: 'maxWriteBytes' });
+  }
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: false });
+const encoder = new TextEncoder();
+
+/** A note's text as read_note sees it (BOM apart), or a refusal when the bytes are not UTF-8. */
+export function decodeNote(bytes: Uint8Array, path: string): { bom: boolean; text: string } {
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const text = decoder.decode(bom ? bytes.subarray(3) : bytes);
+  const back = encoder.encode(text);
+  const orig = bom ? bytes.subarray(3) : bytes;
+  let same = back.length === orig.length;
+  for (let i = 0; same && i < back.length; i++) same = back[i] === orig[i];
+  if (!same) refuse('unsupported', `"${path}" is not valid UTF-8 text, so editing it as text could change bytes you did not touch; nothing was written. Replace it whole with replace_frontmatter=true, or handle it as a file.`);
+  return { bom, text };
+}
+
+export function encodeNote(bom: boolean, text: string): Uint8Array {
+  const t = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  return encoder.encode(bom ? '\uFEFF' + t : t);
+}
+
+export function decodeText(bytes: Uint8Array): string {
+  return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+}
+
+/** Host write failures → refusals (anything else is an internal error). */
+export function asRefusal(e: unknown, path: string): never {
+  if (e instanceof Refusal) throw e;
+  if (isWriteError(e)) {
+    switch (e.reason) {
+      case 'exists': refuse('already_exists', `"${e.path}" already exists; nothing was changed. Pick another path, or change the existing one with edit_note / write_file(overwrite=true).`, { path: e.path });
+      case 'missing': refuse('not_found', `"${e.path}" no longer exists; nothing was changed. List the folder again (list_notes / list_files).`, { path: e.path });
+      case 'changed': refuse('concurrent_write', `"${e.path}" was changed by someone else while this write was in progress; nothing was written. Read it again and retry.`, { path: e.path });
+      case 'symlink': refuse('invalid_path', `"${e.path}" is a symbolic link; write tools never follow or replace one. Write to the file it points to by its own path.`, { path: e.path });
+      case 'not_file': refuse('invalid_argument', `"${e.path}" is not a regular file (a folder?); nothing was changed.`, { path: e.path });
+      case 'outside': refuse('invalid_path', `${e.message}; nothing was written.`, { path: e.path });
+    }
+  }
+  throw e;
+}
+
+export async function guarded<T>(path: string, fn: () => Promise<T>): Promise<T> {
+  try { return await fn(); } catch (e) { asRefusal(e, path); }
+}

@@ -1,0 +1,117 @@
+// The task index: every note's tasks, kept from host events so list_tasks never re-reads notes.
+// Metadata says which notes have tasks (listItems with a task character); only those are read, once
+// per change, and their lines parsed with core/tasks.ts. Notes without tasks cost nothing. The queue
+// is drained in small batches that yield; a query drains a short queue first so a caller's own write
+// is visible, and otherwise reports how many notes are not yet scanned.
+import type { VaultEvent, VaultHost } from '../host/port.js';
+import { isNotePath } from '../core/paths.js';
+import { tasksOfNote, type NoteTask } from '../core/tasks.js';
+
+const BATCH = 32;
+const INLINE_DRAIN = 64;
+const yieldNow = () => new Promise<void>((r) => setTimeout(r, 0));
+
+export interface TaskRow extends NoteTask { path: string }
+
+export class TaskService {
+  private readonly byNote = new Map<string, TaskRow[]>();
+  private readonly queue = new Set<string>();
+  private draining: Promise<void> | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private started: Promise<void> | null = null;
+  private initial = true;
+  private stopped = false;
+
+  constructor(private readonly host: VaultHost) {}
+
+  start(): Promise<void> {
+    this.started ??= (async () => {
+      this.unsubscribe = this.host.subscribe((e) => this.onEvent(e));
+      await this.host.ready();
+      for (const f of this.host.files()) if (isNotePath(f.path)) this.consider(f.path);
+      this.initial = false;
+      this.kick();
+    })();
+    return this.started;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    await this.draining?.catch(() => undefined);
+  }
+
+  /** Queue a note when its metadata has tasks; drop it from the index when it has none. */
+  private consider(path: string): void {
+    const m = this.host.metadata(path);
+    if (m && m.listItems?.some((i) => i.task !== undefined)) this.queue.add(path);
+    else { this.queue.delete(path); if (m || !this.host.stat(path)) this.byNote.delete(path); }
+  }
+
+  private onEvent(e: VaultEvent): void {
+    if (e.type === 'metadata') { if (isNotePath(e.path)) { this.consider(e.path); if (!this.initial) this.kick(); } return; }
+    if (e.type === 'delete') { this.byNote.delete(e.path); this.queue.delete(e.path); return; }
+    if (e.type === 'rename') {
+      const rows = this.byNote.get(e.oldPath);
+      this.byNote.delete(e.oldPath);
+      this.queue.delete(e.oldPath);
+      if (rows && isNotePath(e.path)) this.byNote.set(e.path, rows.map((r) => ({ ...r, path: e.path })));
+      if (isNotePath(e.path)) { this.consider(e.path); if (!this.initial) this.kick(); }
+    }
+  }
+
+  private kick(): void {
+    if (this.draining || !this.queue.size || this.stopped) return;
+    this.draining = (async () => {
+      try {
+        while (this.queue.size && !this.stopped) {
+          const batch = [...this.queue].slice(0, BATCH);
+          for (const p of batch) this.queue.delete(p);
+          await Promise.all(batch.map((p) => this.scan(p)));
+          await yieldNow();
+        }
+      } finally {
+        this.draining = null;
+      }
+    })();
+  }
+
+  private async scan(path: string): Promise<void> {
+    const meta = this.host.metadata(path);
+    if (!meta) { this.byNote.delete(path); return; }
+    let text: string;
+    try { text = await this.host.readText(path); } catch { this.byNote.delete(path); return; }
+    const tasks = tasksOfNote(text, meta).map((t) => ({ ...t, path }));
+    if (tasks.length) this.byNote.set(path, tasks); else this.byNote.delete(path);
+  }
+
+  /** Notes known to have tasks but not scanned yet (plus notes the host has not parsed). */
+  pending(): number {
+    return this.queue.size + this.host.pendingCount();
+  }
+
+  /** Brings the index up to date when little is left (own writes), or waits up to `waitMs`. */
+  async settle(waitMs = 0): Promise<boolean> {
+    await this.start();
+    const until = Date.now() + waitMs;
+    for (;;) {
+      if (this.queue.size && this.queue.size <= INLINE_DRAIN) { this.kick(); await this.draining; }
+      if (this.pending() === 0) return true;
+      if (Date.now() >= until) return false;
+      await new Promise((r) => setTimeout(r, 20));
+      this.kick();
+    }
+  }
+
+  notesWithTasks(): number {
+    return this.byNote.size;
+  }
+
+  *all(): Iterable<TaskRow> {
+    for (const rows of this.byNote.values()) yield* rows;
+  }
+
+  ofNote(path: string): TaskRow[] {
+    return this.byNote.get(path) ?? [];
+  }
+}

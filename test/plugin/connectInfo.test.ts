@@ -1,0 +1,44 @@
+// The pure UI helpers: connection strings and the status-bar text.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { claudeCodeCommand, claudeDesktopConfig, connectUrl, isLoopback, KEY_PLACEHOLDER } from '../../src/plugin/connectInfo.js';
+import { pendingWork, statusText } from '../../src/plugin/statusBar.js';
+import type { IndexStatus } from '../../src/services/status.js';
+
+test('connectUrl: loopback and wildcard binds connect through 127.0.0.1; other addresses as given', () => {
+  assert.equal(connectUrl({ bindAddress: '127.0.0.1' }, 27200), 'http://127.0.0.1:27200/mcp');
+  assert.equal(connectUrl({ bindAddress: 'localhost' }, 1), 'http://127.0.0.1:1/mcp');
+  assert.equal(connectUrl({ bindAddress: '0.0.0.0' }, 27201), 'http://127.0.0.1:27201/mcp');
+  assert.equal(connectUrl({ bindAddress: '::' }, 27201), 'http://127.0.0.1:27201/mcp');
+  assert.equal(connectUrl({ bindAddress: '192.168.1.5' }, 80), 'http://192.168.1.5:80/mcp');
+  assert.equal(connectUrl({ bindAddress: 'fd00::1' }, 80), 'http://[fd00::1]:80/mcp');
+  assert.equal(isLoopback('::1'), true);
+  assert.equal(isLoopback('0.0.0.0'), false);
+});
+
+test('claudeCodeCommand: the exact line to paste, placeholder when the key is unknown', () => {
+  const url = 'http://127.0.0.1:27200/mcp';
+  assert.equal(claudeCodeCommand(url, 'vmcp_abc'), 'claude mcp add --transport http vault http://127.0.0.1:27200/mcp --header "Authorization: Bearer vmcp_abc"');
+  assert.equal(claudeCodeCommand(url), `claude mcp add --transport http vault ${url} --header "Authorization: Bearer ${KEY_PLACEHOLDER}"`);
+});
+
+test('claudeDesktopConfig: mcp-remote bridge, header value in env (no spaces inside args)', () => {
+  const cfg = JSON.parse(claudeDesktopConfig('http://127.0.0.1:27200/mcp', 'vmcp_abc'));
+  assert.deepEqual(cfg, {
+    mcpServers: { vault: { command: 'npx', args: ['-y', 'mcp-remote', 'http://127.0.0.1:27200/mcp', '--header', 'Authorization:${AUTH_HEADER}'], env: { AUTH_HEADER: 'Bearer vmcp_abc' } } },
+  });
+  for (const a of cfg.mcpServers.vault.args) assert.ok(!a.includes(' '), `arg "${a}" has no space`);
+  const lan = JSON.parse(claudeDesktopConfig('http://192.168.1.5:27200/mcp'));
+  assert.ok(lan.mcpServers.vault.args.includes('--allow-http'), 'mcp-remote needs --allow-http for plain http beyond localhost');
+  assert.equal(lan.mcpServers.vault.env.AUTH_HEADER, `Bearer ${KEY_PLACEHOLDER}`);
+});
+
+test('statusText: on/off/busy/locked and pending index work', () => {
+  const st = (state: IndexStatus['state'], pending: number): IndexStatus => ({ name: 'x', state, indexed: 0, pending });
+  assert.equal(statusText({ kind: 'off' }), 'MCP: off');
+  assert.equal(statusText({ kind: 'on', port: 27200 }, [st('ready', 0)]), 'MCP: on :27200');
+  assert.equal(statusText({ kind: 'on', port: 27200 }, [st('building', 12), st('unavailable', 40)]), 'MCP: on :27200 · indexing 12');
+  assert.equal(statusText({ kind: 'port-busy', port: 27200 }), 'MCP: port 27200 busy');
+  assert.equal(statusText({ kind: 'locked', message: 'm' }), 'MCP: served by CLI');
+  assert.equal(pendingWork([st('building', 2), st('loading', 3), st('ready', 9)]), 5);
+});

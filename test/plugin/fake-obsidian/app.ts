@@ -1,0 +1,60 @@
+// App: vault, metadataCache, fileManager, workspace.onLayoutReady, plus the registries a plugin
+// writes into (commands, setting tabs, status bar) so tests can reach them.
+import { Events } from './events.js';
+import { FakeElement } from './dom.js';
+import { Vault } from './vault.js';
+import { MetadataCache, type MetadataCacheOptions } from './metadataCache.js';
+import { FileManager } from './fileManager.js';
+import { SecretStorage } from './secretStorage.js';
+import type { Command, PluginSettingTab } from './plugin.js';
+
+export class Workspace extends Events {
+  private waiting: (() => unknown)[] = [];
+  constructor(public layoutReady: boolean) { super(); }
+
+  /** Runs the callback once the layout is ready: on a later tick when it already is. */
+  onLayoutReady(callback: () => unknown): void {
+    if (this.layoutReady) setTimeout(callback, 0);
+    else this.waiting.push(callback);
+  }
+
+  /** Test helper: the app finished restoring the layout. */
+  setLayoutReady(): void {
+    this.layoutReady = true;
+    for (const cb of this.waiting.splice(0)) cb();
+    this.trigger('layout-ready');
+  }
+}
+
+export interface AppOptions extends MetadataCacheOptions {
+  /** false: the app is still starting (plugins load before the layout is ready). */
+  layoutReady?: boolean;
+}
+
+export class App {
+  readonly vault: Vault;
+  readonly metadataCache: MetadataCache;
+  readonly fileManager: FileManager;
+  readonly workspace: Workspace;
+  /** Since 1.11.4; a test may delete it to imitate an older app. */
+  readonly secretStorage = new SecretStorage();
+  readonly commands = {
+    commands: {} as Record<string, Command>,
+    executeCommandById: (id: string): boolean => {
+      const c = this.commands.commands[id];
+      if (!c) return false;
+      if (c.checkCallback) c.checkCallback(false); else c.callback?.();
+      return true;
+    },
+  };
+  readonly setting = { pluginTabs: [] as PluginSettingTab[] };
+  readonly statusBar = new FakeElement('div', { cls: 'status-bar' });
+  readonly ribbon = new FakeElement('div', { cls: 'side-dock-ribbon' });
+
+  constructor(vaultPath: string, opts: AppOptions = {}) {
+    this.vault = new Vault(vaultPath);
+    this.metadataCache = new MetadataCache(this.vault, opts);
+    this.fileManager = new FileManager(this.vault, this.metadataCache);
+    this.workspace = new Workspace(opts.layoutReady ?? true);
+  }
+}
