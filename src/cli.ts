@@ -15,9 +15,10 @@ import { VERSION } from './version.js';
 const USAGE = `Vault MCP Server ${VERSION}
 
   node dist/cli.js serve --vault DIR [--host 127.0.0.1] [--port N|0] [--data-dir DIR] [--embedding-model PATH_OR_ID] [--create-key NAME]
-  node dist/cli.js keys add --vault DIR --name NAME --scope read|readwrite
+  node dist/cli.js keys add --vault DIR --name NAME --scope read|readwrite [--root FOLDER] [--disable-families a,b] [--quota N] [--expires YYYY-MM-DD]
   node dist/cli.js keys list --vault DIR
   node dist/cli.js keys revoke --vault DIR --name NAME
+  node dist/cli.js audit --vault DIR [--tail] [--key NAME] [--tool NAME] [--outcome ok|refused|CODE] [--since DATE] [--limit N] [--json]
 
 Environment: VAULT_MCP_TOKEN / VAULT_MCP_READ_TOKEN add in-memory readwrite / read keys.
 serve flags:

@@ -1,6 +1,6 @@
 // The graph service: a LinkGraph kept in step with the host. Structural events (create, delete,
 // rename) change how other notes' links resolve, so they schedule a full rebuild from the host's
-// resolvedLinks; a re-parsed note ('metadata') only replaces its own row. Work is lazy: events mark
+// resolvedLinks; a re-parsed note ('metadata') only replaces its own row, re-resolved link by link. Work is lazy: events mark
 // what is dirty, the next query applies it. Rows re-parsed before the host finished resolving links
 // ('resolved') are applied again after it, so an early query never pins a half-resolved row.
 import type { VaultEvent, VaultHost } from '../host/port.js';
@@ -54,6 +54,21 @@ export function refsOf(host: VaultHost, source: string, meta: NoteMetadata | nul
   return out.concat(body);
 }
 
+/** One source's rows as the host's resolvedLinks/unresolvedLinks would hold them (same counting). */
+export function rowOf(host: VaultHost, source: string): { resolved: Record<string, number>; unresolved: Record<string, number> } | null {
+  const meta = host.metadata(source);
+  if (!meta || !host.stat(source)) return null;
+  const resolved: Record<string, number> = {};
+  const unresolved: Record<string, number> = {};
+  for (const ref of [...(meta.links ?? []), ...(meta.embeds ?? []), ...(meta.frontmatterLinks ?? [])]) {
+    const lp = linkpathOf(ref.link);
+    const target = lp === '' ? source : host.resolveLink(lp, source);
+    if (target) resolved[target] = (resolved[target] ?? 0) + 1;
+    else unresolved[lp] = (unresolved[lp] ?? 0) + 1;
+  }
+  return { resolved, unresolved };
+}
+
 export class GraphService {
   private graph: LinkGraph | null = null;
   private full = true;
@@ -100,9 +115,12 @@ export class GraphService {
       return this.graph;
     }
     if (this.dirtyRows.size) {
-      const resolved = this.host.resolvedLinks();
-      const unresolved = this.host.unresolvedLinks();
-      for (const p of this.dirtyRows) this.graph.setRow(p, resolved[p], unresolved[p]);
+      // Re-resolve only the re-parsed notes' own links (the host's full maps can be costly to
+      // recompute after a change: NodeHost rebuilds them whole).
+      for (const p of this.dirtyRows) {
+        const row = rowOf(this.host, p);
+        if (row) this.graph.setRow(p, row.resolved, row.unresolved); else this.graph.setRow(p, undefined, undefined);
+      }
       this.dirtyRows.clear();
     }
     return this.graph;

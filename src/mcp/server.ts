@@ -16,6 +16,8 @@ export function permittedTools(deps: ServerDeps, caller: Caller, tools: ToolDef[
   return tools.filter((t) => {
     if (t.available && !t.available(deps)) return false;
     if (caller.disabledFamilies.includes(t.family)) return false;
+    // Admin tools run and report on vault-wide indexes: a root-confined key cannot use them without learning about the rest.
+    if (caller.root && t.family === 'admin') return false;
     if (isWriteTool(t) && (s.readOnly || caller.scope !== 'readwrite')) return false;
     return true;
   });

@@ -9,7 +9,7 @@ import { noteTitle } from '../core/paths.js';
 
 export const FIELDS = ['title', 'aliases', 'headings', 'tags', 'body'] as const;
 export type Field = (typeof FIELDS)[number];
-export const BOOSTS: Record<Field, number> = { title: 1, aliases: 1, headings: 1.3, tags: 1.2, body: 1 };
+export const BOOSTS: Record<Field, number> = { title: 1, aliases: 3, headings: 2, tags: 1.5, body: 1 };
 /** BM25 (not BM25+): d = 0 keeps a short field's bonus from outweighing real term frequency. */
 export const BM25 = { k: 1.2, b: 0.75, d: 0 };
 /** Ranking knobs: coordination bonus per extra matched term; exponent of the query-term-frequency weight. */
@@ -99,11 +99,42 @@ export function miniSearchOptions(analyzer: Analyzer) {
 }
 
 export function createMiniSearch(analyzer: Analyzer): MiniSearch<IndexedDoc> {
-  return new MiniSearch<IndexedDoc>(miniSearchOptions(analyzer));
+  const ms = new MiniSearch<IndexedDoc>(miniSearchOptions(analyzer));
+  changed.add(ms);
+  return ms;
 }
 
 export function loadMiniSearch(json: string, analyzer: Analyzer): MiniSearch<IndexedDoc> {
-  return MiniSearch.loadJSON<IndexedDoc>(json, miniSearchOptions(analyzer));
+  const ms = MiniSearch.loadJSON<IndexedDoc>(json, miniSearchOptions(analyzer));
+  changed.add(ms);
+  return ms;
+}
+
+const changed = new WeakSet<MiniSearch<IndexedDoc>>();
+
+/** Call after adding, replacing or discarding documents (the next query re-derives field lengths). */
+export function markChanged(ms: MiniSearch<IndexedDoc>): void {
+  changed.add(ms);
+}
+
+/**
+ * MiniSearch averages a field's length over every note, including notes where the field is empty, so
+ * sparse fields (aliases, tags, headings) look "long" wherever they exist and their matches are
+ * penalised by BM25's length normalisation. Re-derive each average over the notes that have the field.
+ */
+function fixAverageFieldLengths(ms: MiniSearch<IndexedDoc>): void {
+  if (!changed.has(ms)) return;
+  changed.delete(ms);
+  const internals = ms as unknown as { _fieldLength: Map<number, number[]>; _avgFieldLength: number[]; _fieldIds: Record<string, number> };
+  const sums = new Array<number>(FIELDS.length).fill(0);
+  const counts = new Array<number>(FIELDS.length).fill(0);
+  for (const lengths of internals._fieldLength.values()) {
+    for (let f = 0; f < lengths.length; f++) { const l = lengths[f]; if (l) { sums[f] += l; counts[f]++; } }
+  }
+  for (const name of FIELDS) {
+    const f = internals._fieldIds[name];
+    if (f !== undefined && counts[f]) internals._avgFieldLength[f] = sums[f] / counts[f];
+  }
 }
 
 function leafKey(term: string, prefix: boolean): string {
@@ -124,6 +155,7 @@ export function containsPhrase(text: string, alt: Alt, analyzer: Analyzer): bool
 
 export async function runQuery(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, analyzer: Analyzer, opts: SearchOptions = {}): Promise<Hit[]> {
   if (!q.clauses.length) return [];
+  fixAverageFieldLengths(ms);
   const positiveLeaves = q.leaves.filter((l) => q.clauses.some((c) => c.alts.some((a) => (a.kind === 'prefix') === l.prefix && a.terms.includes(l.term))));
   const subqueries: Query[] = positiveLeaves.map((l) => {
     const w = (l.weight > 1 ? l.weight ** SCORING.qtf : 1) * (l.prefix ? 1 : idfScale(ms, l.term));

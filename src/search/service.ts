@@ -15,7 +15,7 @@ import { createAnalyzer, type Analyzer } from './analyzer.js';
 import { keywordSettings } from './settings.js';
 import { parseQuery, type ParsedQuery } from './query.js';
 import { buildDoc } from './document.js';
-import { createMiniSearch, loadMiniSearch, runQuery, type Hit, type IndexedDoc } from './keywordIndex.js';
+import { createMiniSearch, loadMiniSearch, markChanged, runQuery, type Hit, type IndexedDoc } from './keywordIndex.js';
 import type { KeywordRanked, KeywordRanker, KeywordRankOptions } from './types.js';
 import type { IndexStatus } from '../services/status.js';
 
@@ -216,6 +216,7 @@ export class KeywordService implements KeywordRanker {
       for (const [p] of batch) this.queue.delete(p);
       const prepared = await Promise.all(batch.map(([p, op]) => this.prepare(p, op)));
       for (const fn of prepared) fn();
+      markChanged(this.ms);
       this.progress.done += batch.length;
       if (Date.now() - sliceStart > SLICE_MS) { await yieldNow(); sliceStart = Date.now(); }
     }

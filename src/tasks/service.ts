@@ -16,6 +16,8 @@ export interface TaskRow extends NoteTask { path: string }
 export class TaskService {
   private readonly byNote = new Map<string, TaskRow[]>();
   private readonly queue = new Set<string>();
+  /** Taken from the queue, being read now. */
+  private inFlight = 0;
   private draining: Promise<void> | null = null;
   private unsubscribe: (() => void) | null = null;
   private started: Promise<void> | null = null;
@@ -67,7 +69,8 @@ export class TaskService {
         while (this.queue.size && !this.stopped) {
           const batch = [...this.queue].slice(0, BATCH);
           for (const p of batch) this.queue.delete(p);
-          await Promise.all(batch.map((p) => this.scan(p)));
+          this.inFlight += batch.length;
+          try { await Promise.all(batch.map((p) => this.scan(p))); } finally { this.inFlight -= batch.length; }
           await yieldNow();
         }
       } finally {
@@ -87,7 +90,7 @@ export class TaskService {
 
   /** Notes known to have tasks but not scanned yet (plus notes the host has not parsed). */
   pending(): number {
-    return this.queue.size + this.host.pendingCount();
+    return this.queue.size + this.inFlight + this.host.pendingCount();
   }
 
   /** Brings the index up to date when little is left (own writes), or waits up to `waitMs`. */
@@ -95,7 +98,7 @@ export class TaskService {
     await this.start();
     const until = Date.now() + waitMs;
     for (;;) {
-      if (this.queue.size && this.queue.size <= INLINE_DRAIN) { this.kick(); await this.draining; }
+      if (this.queue.size + this.inFlight <= INLINE_DRAIN && (this.queue.size || this.draining)) { this.kick(); await this.draining; }
       if (this.pending() === 0) return true;
       if (Date.now() >= until) return false;
       await new Promise((r) => setTimeout(r, 20));

@@ -27,6 +27,7 @@ test('plugin serves the vault: key from the settings tab, tools over HTTP, fresh
 
   // Create a key the way a user does.
   const tab = await openTab(app);
+  assert.ok(findSetting(tab, 'Semantic search').heading, 'feature sections render in the same tab');
   const create = findSetting(tab, 'Create key');
   await create.component(fake.TextComponent).change('claude-code');
   await create.component(fake.DropdownComponent).change('readwrite');

@@ -23,7 +23,7 @@ const notes: Record<string, string> = {
   'Notes/One word.md': 'red red red red red red red red cars\n',
   'Notes/Draft.md': 'red apples draft version\n',
   'Tech/Models.md': 'We embed with bge-m3 and also C++ code, see foo:bar config. Version v1.2 released.\n',
-  'Tech/Split.md': 'the bge model and m3 the other foo then bar\n',
+  'Tech/Split.md': 'the bge model and m3 the other foo later bar\n',
   'Tech/Phrase.md': 'the exact phrase matters here\n',
   'Tech/Shuffled.md': 'phrase exact is shuffled here\n',
   'Tech/Optimization.md': 'optimizing and optimization of queries\n',

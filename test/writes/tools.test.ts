@@ -330,13 +330,15 @@ test('50 concurrent appenders with expected_hash retrying on stale_precondition 
   let stale = 0;
   await Promise.all(Array.from({ length: 50 }, async (_, i) => {
     const c = clients[i % clients.length];
+    let hash = (await call(c, 'read_note', { path: 'log.md' })).structuredContent!.content_hash;
     for (let attempt = 0; attempt < 500; attempt++) {
-      const read = await call(c, 'read_note', { path: 'log.md' });
-      const r = await call(c, 'edit_note', { path: 'log.md', content: `line ${i}\n`, append: true, expected_hash: read.structuredContent!.content_hash });
+      const r = await call(c, 'edit_note', { path: 'log.md', content: `line ${i}\n`, append: true, expected_hash: hash });
       if (!r.isError) return;
       assert.equal(refusalCode(r), 'stale_precondition', textOf(r));
       stale++;
-      await new Promise((res) => setTimeout(res, Math.random() * 30 * Math.min(attempt + 1, 8))); // jittered backoff
+      // The refusal carries the current hash, ready to resend (append needs no re-read).
+      hash = JSON.parse(textOf(r).split('\n').pop()!.slice('MCP-REFUSAL '.length)).current_hash;
+      await new Promise((res) => setTimeout(res, Math.random() * 20 * Math.min(attempt + 1, 8))); // jittered backoff
     }
     throw new Error(`appender ${i} never got through`);
   }));

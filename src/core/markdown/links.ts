@@ -1,7 +1,11 @@
 // Link resolution like Obsidian's `getFirstLinkpathDest`, over an index of vault paths.
-// Order: exact vault path (as written, then with `.md`), then relative to the linking note's folder
-// (`./`, `../` allowed), then by file name anywhere, case-insensitively; a partial path such as
-// `folder/Note` matches any path ending in `/folder/Note.md`.
+// `#subpath` is stripped first; links are NFC-normalised, `\\` read as `/`, a leading `/` dropped.
+// Order: `./x` and `../x` resolve against the linking note's folder only. Otherwise a direct path:
+// for a bare name the note's own folder then the vault root, for a path with `/` the vault root then
+// the note's folder; each as written then with `.md` (as written first when the link has an
+// extension), exact case preferred, else ignoring case. Then by file name anywhere, ignoring case,
+// with or without `.md`; a partial path such as `folder/Note` matches any path ending in
+// `/folder/Note.md` (Obsidian's file lookup is by lower-cased name, so case never blocks a match).
 // Ties between several files with the same name: the one in the linking note's own folder, then the
 // one sharing the longest folder prefix with it, then the shortest path, then code-point order. This
 // keeps `[[Note]]` inside `en/` resolving to `en/…/Note.md` in a vault with one folder per language.
@@ -33,45 +37,60 @@ function folderOf(path: string): string {
 }
 
 export class LinkIndex {
-  private readonly exact = new Map<string, string>(); // lower-cased path → path
+  private readonly paths = new Set<string>();
+  private readonly lower = new Map<string, string[]>(); // lower-cased path → paths (several only when they differ by case)
   private readonly byName = new Map<string, string[]>(); // lower-cased name without .md → paths
 
   constructor(paths: Iterable<string>) {
     for (const p of paths) this.add(p);
   }
 
+  get size(): number {
+    return this.paths.size;
+  }
+
   add(path: string): void {
+    if (this.paths.has(path)) return;
+    this.paths.add(path);
     const lower = path.toLowerCase();
-    if (this.exact.get(lower) === path) return;
-    this.exact.set(lower, path);
+    const same = this.lower.get(lower);
+    if (same) same.push(path); else this.lower.set(lower, [path]);
     const key = stripMd(base(lower));
     const list = this.byName.get(key);
-    if (list) { if (!list.includes(path)) list.push(path); } else this.byName.set(key, [path]);
+    if (list) list.push(path); else this.byName.set(key, [path]);
   }
 
   remove(path: string): void {
+    if (!this.paths.delete(path)) return;
     const lower = path.toLowerCase();
-    if (this.exact.get(lower) === path) this.exact.delete(lower);
-    const key = stripMd(base(lower));
-    const list = this.byName.get(key);
-    if (!list) return;
-    const i = list.indexOf(path);
-    if (i >= 0) list.splice(i, 1);
-    if (!list.length) this.byName.delete(key);
+    drop(this.lower, lower, path);
+    drop(this.byName, stripMd(base(lower)), path);
   }
 
   has(path: string): boolean {
-    return this.exact.get(path.toLowerCase()) === path;
+    return this.paths.has(path);
   }
 
-  /** Exact (case-insensitive) lookup of a vault path. */
+  /** The vault path equal to `path`, else one equal to it ignoring case (code-point-first when several). */
   exactPath(path: string): string | null {
-    return this.exact.get(path.toLowerCase()) ?? null;
+    if (this.paths.has(path)) return path;
+    const same = this.lower.get(path.toLowerCase());
+    if (!same) return null;
+    return same.length === 1 ? same[0] : [...same].sort()[0];
   }
 
+  /** Every path whose file name (without `.md`) equals `name` ignoring case. */
   candidates(name: string): readonly string[] {
     return this.byName.get(stripMd(name.toLowerCase())) ?? [];
   }
+}
+
+function drop(map: Map<string, string[]>, key: string, path: string): void {
+  const list = map.get(key);
+  if (!list) return;
+  const i = list.indexOf(path);
+  if (i >= 0) list.splice(i, 1);
+  if (!list.length) map.delete(key);
 }
 
 function normalizeRelative(folder: string, rel: string): string | null {
@@ -119,20 +138,28 @@ export function resolveLinkpath(linkpath: string, sourcePath: string, index: Lin
     for (const c of hasExt ? [rel, `${rel}.md`] : [`${rel}.md`, rel]) { const hit = index.exactPath(c); if (hit) return hit; }
     return null;
   }
-  for (const c of withMd) { const hit = index.exactPath(c); if (hit) return hit; }
+  // A bare name tries the linking note's folder before the vault root; a path-like link (with '/')
+  // is read from the vault root first (Obsidian's "absolute" and "shortest" link formats write it so).
   const folder = folderOf(sourcePath);
-  if (folder) {
+  const inFolder = (): string | null => {
+    if (!folder) return null;
     const rel = normalizeRelative(folder, lp);
     if (rel !== null) for (const c of hasExt ? [rel, `${rel}.md`] : [`${rel}.md`, rel]) { const hit = index.exactPath(c); if (hit) return hit; }
-  }
-  const name = base(lp);
-  const lowerTail = lp.toLowerCase();
-  const want = stripMd(lp.toLowerCase());
-  const cands = index.candidates(name).filter((p) => {
-    const lower = p.toLowerCase();
-    if (hasExt && !lower.endsWith(lp.toLowerCase())) return false; // an extension in the link must match
-    const bare = stripMd(lower);
-    return !lp.includes('/') || bare === want || bare.endsWith('/' + want);
+    return null;
+  };
+  const atRoot = (): string | null => {
+    for (const c of withMd) { const hit = index.exactPath(c); if (hit) return hit; }
+    return null;
+  };
+  const direct = lp.includes('/') ? atRoot() ?? inFolder() : inFolder() ?? atRoot();
+  if (direct) return direct;
+  // By name: every file called like the link's last component, whose path ends with the whole link
+  // (so `folder/Note` needs a `…/folder/Note.md`), ignoring case and an optional `.md`.
+  const lower = lp.toLowerCase();
+  const tails = lower.endsWith('.md') ? [lower] : [lower, `${lower}.md`];
+  const cands = index.candidates(base(lp)).filter((p) => {
+    const pl = p.toLowerCase();
+    return tails.some((t) => pl === t || pl.endsWith('/' + t));
   });
   return cands.length ? pickClosest(cands, sourcePath) : null;
 }

@@ -293,8 +293,18 @@ export const embeddingsStatus = defineTool({
   available: (deps) => !!semantic(deps),
   async handler(_args, ctx) {
     const svc = semantic(ctx.deps)!;
-    await svc.ready().catch(() => undefined);
-    const s = svc.status();
+    const loaded = await svc.ready().catch(() => null);
+    let s = svc.status();
+    if (ctx.caller.root) {
+      // A root-confined key gets counts over its own notes only, never vault-wide ones.
+      const vis = (p: string) => ctx.vault.visible(p);
+      let embedded = 0, chunks = 0, failed = 0;
+      if (loaded) {
+        for (const [p, e] of loaded.store.notes) if (vis(p)) { embedded++; chunks += e.chunks.length; }
+        for (const p of loaded.store.failed.keys()) if (vis(p)) failed++;
+      }
+      s = { ...s, embedded, chunks, failed, pending: loaded ? svc.pendingVisible(vis).length : ctx.vault.notes().length, rate: null, index_bytes: null };
+    }
     return { structured: s, text: statusText(s) };
   },
 });

@@ -75,7 +75,12 @@ export const listTasks = defineTool({
       return true;
     };
     const rows: TaskRow[] = [];
-    for (const t of svc.all()) if (ctx.vault.visible(t.path) && inFolder(t.path, folder) && want(t)) rows.push(t);
+    const visibleWithTasks = new Set<string>(); // counted within the caller's root: a confined key learns nothing outside it
+    for (const t of svc.all()) {
+      if (!ctx.vault.visible(t.path)) continue;
+      visibleWithTasks.add(t.path);
+      if (inFolder(t.path, folder) && want(t)) rows.push(t);
+    }
     const keyOf = (t: TaskRow) => `${t.due ?? '9999-99-99'}\u0000${t.path}\u0000${String(t.line).padStart(9, '0')}`;
     rows.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
     const { page, next_cursor } = pageAfter(rows, keyOf, args.limit, 'list_tasks', args.cursor);
@@ -85,7 +90,7 @@ export const listTasks = defineTool({
       due: t.due, scheduled: t.scheduled, start: t.start, done: t.done, cancelled: t.cancelled, created: t.created, priority: t.priority,
       recurrence: t.recurrence, tags: t.tags, fields: t.fields, parent_line: t.parent_line, block_id: t.block_id,
     }));
-    const out = { total: rows.length, notes_pending: pending, notes_with_tasks: svc.notesWithTasks(), tasks, next_cursor };
+    const out = { total: rows.length, notes_pending: pending, notes_with_tasks: visibleWithTasks.size, tasks, next_cursor };
     const head = `${rows.length} task${rows.length === 1 ? '' : 's'} (${status === 'any' ? 'any status' : status})${pending ? `; ${pending} note${pending === 1 ? '' : 's'} not yet scanned, so this list may be incomplete` : ''}`;
     const mark = (t: (typeof tasks)[number]) => `[${t.status_char}]`;
     const text = [head, ...tasks.map((t) => `- ${mark(t)} ${t.text}${t.due ? `  (due ${t.due})` : ''}  ${t.path}:${t.line}`)].join('\n') + (next_cursor ? `\n… more with cursor="${next_cursor}"` : '');

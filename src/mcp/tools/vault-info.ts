@@ -135,7 +135,7 @@ export const stats = defineTool({
       notes, attachments: files.length - notes, folders: ctx.vault.folders().length,
       total_bytes: files.reduce((a, f) => a + f.size, 0),
       capabilities: { writes: tools.some((t) => !t.annotations.readOnlyHint), read_only_mode: s.readOnly, families, tools: tools.length },
-      indexes: indexStatuses(ctx.deps).map(({ name, state, indexed, pending }) => ({ name, state, indexed, pending })),
+      indexes: indexStatuses(ctx.deps, ctx.vault).map(({ name, state, indexed, pending }) => ({ name, state, indexed, pending })),
     };
     return { structured: out, text: `${out.notes} notes, ${out.attachments} attachments, ${out.folders} folders; ${out.capabilities.tools} tools (${families.join(', ')}); writes ${out.capabilities.writes ? 'allowed' : 'not allowed'}` };
   },
@@ -152,7 +152,7 @@ export const getIndexStatus = defineTool({
   }),
   annotations: READ_ONLY,
   async handler(_args, ctx) {
-    const indexes = indexStatuses(ctx.deps);
+    const indexes = indexStatuses(ctx.deps, ctx.vault);
     return { structured: { indexes }, text: indexes.map((i) => `${i.name}: ${i.state}, ${i.indexed} indexed, ${i.pending} pending${i.skipped ? `, ${i.skipped} skipped` : ''}${i.detail ? ` (${i.detail})` : ''}`).join('\n') };
   },
 });

@@ -1,0 +1,263 @@
+// The change feed: attribution (recordOwn), touches that keep the bytes, persistence across restarts,
+// reconciliation of changes made while stopped (gap line, moves by hash), reset lines, retention gaps,
+// cursors ahead of the feed, and get_changes filters and paging over HTTP.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, renameSync, rmSync, utimesSync, writeFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { NodeHost } from '../../src/host/node/nodeHost.js';
+import { withDefaults, type Settings } from '../../src/core/settings.js';
+import { ChangeService, FEED_FILE, STATE_FILE } from '../../src/changes/service.js';
+import type { ChangeEvent } from '../../src/changes/feed.js';
+import { copyVault, tempDir } from '../helpers/vault.js';
+import { startTestRuntime } from '../helpers/runtime.js';
+import { connect, call, refusalCode, textOf } from '../helpers/server.js';
+
+interface Env { vault: string; dataDir: string; host: NodeHost; svc: ChangeService }
+
+async function open(vault: string, dataDir: string, settings: Partial<Settings> = {}): Promise<Env> {
+  const host = new NodeHost(vault, { dataDir, watch: false });
+  await host.ready();
+  const svc = new ChangeService({ host, settings: () => withDefaults(settings), saveDelayMs: 10 });
+  await svc.start();
+  return { vault, dataDir, host, svc };
+}
+
+async function close(e: Env): Promise<void> {
+  await e.svc.stop();
+  await e.host.close();
+}
+
+async function lines(e: Env, since = 'ev:0', limit = 500): Promise<ChangeEvent[]> {
+  const r = await e.svc.query({ since, accept: () => true, visible: () => true, limit });
+  return r.rows.map((x) => x.event);
+}
+const brief = (evs: ChangeEvent[]) => evs.map((e) => [e.kind, e.path ?? null, e.by, ...(e.from ? [e.from] : [])]);
+
+test('live events: reset on first start, attribution, touches, moves and deletions with reasons', async () => {
+  const e = await open(copyVault(), join(tempDir('vmcp-ch-'), 'data'));
+  try {
+    await e.svc.baselineDone();
+    const first = await lines(e);
+    assert.deepEqual(brief(first), [['reset', null, 'server']]);
+    assert.match(first[0].reason!, /first start/);
+
+    // A touch (same bytes, new mtime) adds nothing and keeps content_changed.
+    const p = 'People/Ada Lovelace.md';
+    const before = e.svc.contentChanged(p);
+    const future = new Date(Date.now() + 60_000);
+    utimesSync(join(e.vault, p), future, future);
+    await e.host.refresh(p);
+    await e.svc.settle();
+    assert.equal((await lines(e, 'ev:1')).length, 0, 'a touch is not a change');
+    assert.equal(e.svc.contentChanged(p), before);
+
+    // A human edit, then key-attributed create, modify, move and delete.
+    writeFileSync(join(e.vault, p), readFileSync(join(e.vault, p), 'utf8') + '\nMore.\n');
+    await e.host.refresh(p);
+    e.svc.recordOwn('Inbox.md', 'created', 'agent-a');
+    writeFileSync(join(e.vault, 'Inbox.md'), '# Inbox\n');
+    await e.host.refresh('Inbox.md');
+    const withdraw = e.svc.recordOwn('Welcome.md', 'modified', 'agent-b');
+    withdraw(); // the write failed: the record is withdrawn
+    writeFileSync(join(e.vault, 'Welcome.md'), '# changed\n');
+    await e.host.refresh('Welcome.md');
+    e.svc.recordOwn('Archive/Inbox.md', 'moved', 'agent-a', { from: 'Inbox.md' });
+    mkdirSync(join(e.vault, 'Archive'));
+    renameSync(join(e.vault, 'Inbox.md'), join(e.vault, 'Archive/Inbox.md'));
+    await e.host.renamed('Inbox.md', 'Archive/Inbox.md');
+    e.svc.recordOwn('CLAUDE.md', 'deleted', 'agent-a', { reason: 'moved to the trash by delete_note' });
+    rmSync(join(e.vault, 'CLAUDE.md'));
+    await e.host.refresh('CLAUDE.md');
+    rmSync(join(e.vault, 'Reference/Obsidian syntax.md'));
+    await e.host.refresh('Reference/Obsidian syntax.md');
+    // Attachments are not in the feed.
+    writeFileSync(join(e.vault, 'Attachments/new.bin'), 'x');
+    await e.host.refresh('Attachments/new.bin');
+    await e.svc.settle();
+    const evs = await lines(e, 'ev:1');
+    assert.deepEqual(brief(evs), [
+      ['modified', p, 'human'],
+      ['created', 'Inbox.md', 'agent-a'],
+      ['modified', 'Welcome.md', 'human'],
+      ['moved', 'Archive/Inbox.md', 'agent-a', 'Inbox.md'],
+      ['deleted', 'CLAUDE.md', 'agent-a'],
+      ['deleted', 'Reference/Obsidian syntax.md', 'human'],
+    ]);
+    assert.equal(evs[4].reason, 'moved to the trash by delete_note');
+    assert.match(evs[5].reason!, /outside the server/);
+    assert.ok(e.svc.contentChanged(p)! > before!);
+    assert.deepEqual(evs.map((x) => x.n), [2, 3, 4, 5, 6, 7]);
+    // Paging: next_since resumes exactly; a cursor ahead of the feed answers with a reset line.
+    const page = await e.svc.query({ since: 'ev:1', accept: () => true, visible: () => true, limit: 2 });
+    assert.deepEqual([page.next_since, page.more], ['ev:3', true]);
+    const rest = await e.svc.query({ since: page.next_since, accept: () => true, visible: () => true, limit: 50 });
+    assert.deepEqual(rest.rows.map((r) => r.event.n), [4, 5, 6, 7]);
+    assert.deepEqual([rest.next_since, rest.more], ['ev:7', false]);
+    const ahead = await e.svc.query({ since: 'ev:99', accept: () => true, visible: () => true, limit: 50 });
+    assert.deepEqual(ahead.rows.map((r) => [r.event.kind, r.synthetic]), [['reset', true]]);
+    assert.equal(ahead.next_since, 'ev:7');
+    // A date cursor.
+    assert.equal((await lines(e, new Date(Date.now() + 3_600_000).toISOString())).length, 0);
+    assert.equal((await lines(e, '2000-01-01')).length, 7);
+  } finally {
+    await close(e);
+  }
+});
+
+test('persistence and reconciliation: changes while stopped come back as human lines after a gap', async () => {
+  const vault = copyVault();
+  const dataDir = join(tempDir('vmcp-ch-'), 'data');
+  let e = await open(vault, dataDir);
+  await e.svc.baselineDone();
+  writeFileSync(join(vault, 'Welcome.md'), '# Welcome, edited live\n');
+  await e.host.refresh('Welcome.md');
+  await e.svc.settle();
+  const head = e.svc.head();
+  assert.equal(head, 2);
+  await close(e);
+  assert.ok(readFileSync(join(dataDir, FEED_FILE), 'utf8').split('\n').filter(Boolean).length === 2);
+
+  // While stopped: one edit, one touch, one creation, one deletion, one move (same bytes elsewhere).
+  writeFileSync(join(vault, 'People/Grace Hopper.md'), '# Grace, edited offline\n');
+  const future = new Date(Date.now() + 120_000);
+  utimesSync(join(vault, 'Vault MCP Server.md'), future, future);
+  writeFileSync(join(vault, 'New offline.md'), '# new\n');
+  rmSync(join(vault, 'CLAUDE.md'));
+  renameSync(join(vault, 'Reference/Obsidian syntax.md'), join(vault, 'Obsidian syntax.md'));
+
+  e = await open(vault, dataDir);
+  try {
+    const evs = await lines(e, `ev:${head}`);
+    assert.deepEqual(brief(evs), [
+      ['gap', null, 'server'],
+      ['moved', 'Obsidian syntax.md', 'human', 'Reference/Obsidian syntax.md'],
+      ['created', 'New offline.md', 'human'],
+      ['modified', 'People/Grace Hopper.md', 'human'],
+      ['deleted', 'CLAUDE.md', 'human'],
+    ]);
+    assert.match(evs[0].reason!, /not watching/);
+    assert.ok(evs[0].gap_from! < evs[0].gap_until!);
+    assert.match(evs[4].reason!, /missing at start/);
+    assert.equal(evs[0].n, head + 1, 'sequence numbers continue across restarts');
+    // The old lines are still there.
+    assert.deepEqual(brief(await lines(e, 'ev:0')).slice(0, 2), [['reset', null, 'server'], ['modified', 'Welcome.md', 'human']]);
+  } finally {
+    await close(e);
+  }
+
+  // A restart with nothing changed adds no lines.
+  e = await open(vault, dataDir);
+  const h2 = e.svc.head();
+  await close(e);
+  e = await open(vault, dataDir);
+  try {
+    assert.equal(e.svc.head(), h2);
+  } finally {
+    await close(e);
+  }
+
+  // Losing the state file: a reset line, history kept.
+  rmSync(join(dataDir, STATE_FILE));
+  e = await open(vault, dataDir);
+  try {
+    const last = (await lines(e, `ev:${h2}`));
+    assert.deepEqual(brief(last), [['reset', null, 'server']]);
+    assert.match(last[0].reason!, /missing/);
+  } finally {
+    await close(e);
+  }
+  // A corrupt state file: also a reset.
+  writeFileSync(join(dataDir, STATE_FILE), '{broken');
+  e = await open(vault, dataDir);
+  try {
+    const last = await lines(e, `ev:${h2 + 1}`);
+    assert.deepEqual(brief(last), [['reset', null, 'server']]);
+    assert.match(last[0].reason!, /corrupt/);
+  } finally {
+    await close(e);
+  }
+});
+
+test('retention by count: old lines are dropped and a cursor before them gets a gap line', async () => {
+  const vault = copyVault();
+  const dataDir = join(tempDir('vmcp-ch-'), 'data');
+  const settings = { changesMaxEvents: 5 };
+  let e = await open(vault, dataDir, settings);
+  for (let i = 0; i < 12; i++) {
+    writeFileSync(join(vault, 'Welcome.md'), `# v${i}\n`);
+    await e.host.refresh('Welcome.md');
+  }
+  await e.svc.settle();
+  await close(e);
+  e = await open(vault, dataDir, settings);
+  try {
+    assert.equal(e.svc.eventCount(), 5);
+    const r = await e.svc.query({ since: 'ev:0', accept: () => true, visible: () => true, limit: 50 });
+    assert.equal(r.rows[0].synthetic, true);
+    assert.equal(r.rows[0].event.kind, 'gap');
+    assert.match(r.rows[0].event.reason!, /ev:1…ev:8 were dropped by retention/);
+    assert.deepEqual(r.rows.slice(1).map((x) => x.event.n), [9, 10, 11, 12, 13]);
+    const ok = await e.svc.query({ since: 'ev:8', accept: () => true, visible: () => true, limit: 50 });
+    assert.ok(!ok.rows.some((x) => x.synthetic), 'a cursor right before the oldest kept line has no gap');
+    const byDate = await e.svc.query({ since: '2000-01-01', accept: () => true, visible: () => true, limit: 50 });
+    assert.equal(byDate.rows[0].event.kind, 'gap');
+    assert.equal(readFileSync(join(dataDir, FEED_FILE), 'utf8').split('\n').filter(Boolean).length, 5);
+  } finally {
+    await close(e);
+  }
+});
+
+test('get_changes over HTTP: by me/agents/human, kinds, folder, paging, confined keys', async () => {
+  const vault = copyVault();
+  const rt = await startTestRuntime(vault);
+  const c = await connect(rt.url, rt.rwKey);
+  const { raw } = await rt.rt.keys.add({ name: 'people-only', scope: 'read', root: 'People' });
+  const confined = await connect(rt.url, raw);
+  try {
+    const svc = rt.rt.deps.services.changes as ChangeService;
+    await svc.settle();
+    svc.recordOwn('People/Ada Lovelace.md', 'modified', 'test-rw');
+    writeFileSync(join(vault, 'People/Ada Lovelace.md'), '# Ada, by the key\n');
+    await rt.host.refresh('People/Ada Lovelace.md');
+    svc.recordOwn('People/New.md', 'created', 'other-agent');
+    writeFileSync(join(vault, 'People/New.md'), '# new\n');
+    await rt.host.refresh('People/New.md');
+    writeFileSync(join(vault, 'Welcome.md'), '# human edit\n');
+    await rt.host.refresh('Welcome.md');
+    mkdirSync(join(vault, 'Archive'));
+    renameSync(join(vault, 'People/Grace Hopper.md'), join(vault, 'Archive/Grace Hopper.md'));
+    await rt.host.renamed('People/Grace Hopper.md', 'Archive/Grace Hopper.md');
+
+    const all = (await call(c, 'get_changes', { since: 'ev:0' })).structuredContent!;
+    assert.deepEqual(all.changes.map((x: { kind: string; by: string; cursor: string }) => [x.cursor, x.kind, x.by]), [
+      ['ev:1', 'reset', 'server'], ['ev:2', 'modified', 'test-rw'], ['ev:3', 'created', 'other-agent'], ['ev:4', 'modified', 'human'], ['ev:5', 'moved', 'human'],
+    ]);
+    assert.equal(all.next_since, 'ev:5');
+    const q = async (args: Record<string, unknown>) => (await call(c, 'get_changes', { since: 'ev:1', ...args })).structuredContent!.changes.map((x: { cursor: string }) => x.cursor);
+    assert.deepEqual(await q({ by: 'me' }), ['ev:2']);
+    assert.deepEqual(await q({ by: 'agents' }), ['ev:2', 'ev:3']);
+    assert.deepEqual(await q({ by: 'human' }), ['ev:4', 'ev:5']);
+    assert.deepEqual(await q({ kinds: ['created', 'moved'] }), ['ev:3', 'ev:5']);
+    assert.deepEqual(await q({ folder: 'Archive' }), ['ev:5'], 'a move matches by either end');
+    assert.deepEqual(await q({ folder: 'People' }), ['ev:2', 'ev:3', 'ev:5']);
+    const p1 = (await call(c, 'get_changes', { since: 'ev:0', limit: 2 })).structuredContent!;
+    assert.deepEqual([p1.next_since, p1.more], ['ev:2', true]);
+    const p2 = (await call(c, 'get_changes', { since: p1.next_since, limit: 2, by: 'human' })).structuredContent!;
+    assert.deepEqual(p2.changes.map((x: { cursor: string }) => x.cursor), ['ev:4', 'ev:5']);
+    assert.match(textOf(await call(c, 'get_changes', { since: 'ev:0' })), /next_since: ev:5/);
+    // The confined key: the move out of People/ reads as a deletion; Welcome is invisible.
+    const seen = (await call(confined, 'get_changes', { since: 'ev:0' })).structuredContent!.changes;
+    assert.deepEqual(seen.map((x: { kind: string; path?: string }) => [x.kind, x.path ?? null]), [
+      ['reset', null], ['modified', 'People/Ada Lovelace.md'], ['created', 'People/New.md'], ['deleted', 'People/Grace Hopper.md'],
+    ]);
+    const ahead = await call(c, 'get_changes', { since: 'ev:500' });
+    assert.equal(ahead.structuredContent!.changes[0].kind, 'reset');
+    assert.equal(ahead.structuredContent!.changes[0].cursor, null);
+    assert.equal(refusalCode(await call(c, 'get_changes', { since: 'ev:1', kinds: ['gap'] })), 'invalid_argument');
+  } finally {
+    await c.close();
+    await confined.close();
+    await rt.stop();
+  }
+});

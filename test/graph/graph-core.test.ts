@@ -1,0 +1,94 @@
+// LinkGraph (adjacency, incremental rows, self-links), bfs, and the pure change-feed helpers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { LinkGraph, bfs } from '../../src/graph/linkGraph.js';
+import { diffState, pairMoves, parseCursor, parseFeed, feedText, retain, type ChangeEvent } from '../../src/changes/feed.js';
+import { scopeEvent } from '../../src/changes/service.js';
+
+test('LinkGraph: in/out maps, self-links ignored, unresolved kept', () => {
+  const g = LinkGraph.build({ a: { b: 2, a: 1 }, b: { c: 1 }, c: {} }, { a: { Missing: 1 } });
+  assert.deepEqual([...g.outgoing('a')], [['b', 2]]);
+  assert.deepEqual([...g.incoming('b')], [['a', 2]]);
+  assert.deepEqual([...g.incoming('a')], []);
+  assert.deepEqual(g.neighbours('b').sort(), ['a', 'c']);
+  assert.equal(g.unresolved.get('a')?.get('Missing'), 1);
+  assert.equal(g.edgeCount(), 2);
+});
+
+test('LinkGraph: setRow replaces a row and its reverse edges', () => {
+  const g = LinkGraph.build({ a: { b: 1, c: 1 } }, {});
+  g.setRow('a', { c: 3 }, { X: 1 });
+  assert.deepEqual([...g.incoming('b')], []);
+  assert.equal(g.in.has('b'), false);
+  assert.deepEqual([...g.incoming('c')], [['a', 3]]);
+  g.setRow('a', undefined, undefined);
+  assert.equal(g.out.size, 0);
+  assert.equal(g.in.size, 0);
+  assert.equal(g.unresolved.size, 0);
+});
+
+test('property: incremental setRow equals a full build', () => {
+  const names = ['a', 'b', 'c', 'd', 'e'];
+  const row = fc.dictionary(fc.constantFrom(...names), fc.integer({ min: 1, max: 3 }));
+  fc.assert(fc.property(fc.dictionary(fc.constantFrom(...names), row), fc.array(fc.tuple(fc.constantFrom(...names), row)), (init, updates) => {
+    const g = LinkGraph.build(init, {});
+    const state: Record<string, Record<string, number>> = { ...init };
+    for (const [s, r] of updates) { g.setRow(s, r, undefined); state[s] = r; }
+    const fresh = LinkGraph.build(state, {});
+    const dump = (x: LinkGraph) => JSON.stringify([[...x.out].map(([k, v]) => [k, [...v].sort()]).sort(), [...x.in].map(([k, v]) => [k, [...v].sort()]).sort()]);
+    assert.equal(dump(g), dump(fresh));
+  }));
+});
+
+test('bfs: distances, deterministic via, stopAt, accept', () => {
+  const edges: Record<string, string[]> = { s: ['b', 'a'], a: ['c'], b: ['c'], c: ['d'], d: [] };
+  const r = bfs('s', 5, (p) => edges[p] ?? [], () => true);
+  assert.deepEqual([...r.values()].map((n) => [n.path, n.distance, n.via]), [['s', 0, null], ['a', 1, 's'], ['b', 1, 's'], ['c', 2, 'a'], ['d', 3, 'c']]);
+  assert.equal(bfs('s', 1, (p) => edges[p] ?? [], () => true).has('c'), false);
+  assert.equal(bfs('s', 5, (p) => edges[p] ?? [], (p) => p !== 'a').get('c')!.via, 'b');
+  assert.equal(bfs('s', 5, (p) => edges[p] ?? [], () => true, 'b').has('c'), false, 'stops when the target is found');
+});
+
+test('feed cursors', () => {
+  assert.deepEqual(parseCursor('ev:12'), { kind: 'seq', n: 12 });
+  assert.deepEqual(parseCursor(' ev:0 '), { kind: 'seq', n: 0 });
+  assert.equal(parseCursor('ev:x'), null);
+  assert.equal(parseCursor('ev:-1'), null);
+  assert.deepEqual(parseCursor('2026-01-01'), { kind: 'time' });
+});
+
+test('feed lines round-trip; corrupt lines are counted and skipped', () => {
+  const evs: ChangeEvent[] = [{ n: 1, t: 10, kind: 'reset', by: 'server' }, { n: 2, t: 20, kind: 'created', path: 'a.md', by: 'human' }];
+  const text = feedText(evs) + '{not json\n' + JSON.stringify({ x: 1 }) + '\n';
+  const back = parseFeed(text);
+  assert.deepEqual(back.events, evs);
+  assert.equal(back.bad, 2);
+});
+
+test('retention by age then count', () => {
+  const evs: ChangeEvent[] = Array.from({ length: 10 }, (_, i) => ({ n: i + 1, t: i * 100, kind: 'modified', path: 'a.md', by: 'human' }));
+  assert.deepEqual(retain(evs, 1000, 450, 100).kept.map((e) => e.n), [7, 8, 9, 10]);
+  assert.deepEqual(retain(evs, 1000, 10_000, 3).kept.map((e) => e.n), [8, 9, 10]);
+  assert.equal(retain(evs, 1000, 10_000, 3).dropped.length, 7);
+});
+
+test('diffState and pairMoves', () => {
+  const prev = { 'a.md': { m: 1, s: 1, h: 'h1', c: 1 }, 'b.md': { m: 1, s: 1, h: 'h2', c: 1 }, 'c.md': { m: 1, s: 1, h: 'h3', c: 1 } };
+  const d = diffState(prev, [{ path: 'a.md', m: 1, s: 1 }, { path: 'b.md', m: 2, s: 1 }, { path: 'x/c.md', m: 1, s: 1 }]);
+  assert.deepEqual(d, [{ kind: 'changed?', path: 'b.md' }, { kind: 'deleted', path: 'c.md' }, { kind: 'created', path: 'x/c.md' }]);
+  const m = pairMoves([{ path: 'c.md', h: 'h3' }, { path: 'z.md', h: 'hz' }], [{ path: 'x/c.md', h: 'h3' }, { path: 'new.md', h: 'h3' }]);
+  assert.deepEqual(m, { moves: [{ from: 'c.md', to: 'x/c.md' }], deleted: ['z.md'], created: ['new.md'] });
+});
+
+test('scopeEvent: moves across a key root become creations or deletions', () => {
+  const vis = (p: string) => p.startsWith('in/');
+  const mv = (from: string, path: string): ChangeEvent => ({ n: 1, t: 1, kind: 'moved', from, path, by: 'k' });
+  assert.equal(scopeEvent(mv('in/a.md', 'in/b.md'), vis)!.kind, 'moved');
+  assert.deepEqual(scopeEvent(mv('out/a.md', 'in/b.md'), vis), { n: 1, t: 1, kind: 'created', path: 'in/b.md', by: 'k', reason: 'moved in from outside the folders this key can see' });
+  assert.equal(scopeEvent(mv('in/a.md', 'out/b.md'), vis)!.kind, 'deleted');
+  assert.equal(scopeEvent(mv('in/a.md', 'out/b.md'), vis)!.path, 'in/a.md');
+  assert.equal(scopeEvent(mv('out/a.md', 'out/b.md'), vis), null);
+  assert.equal(scopeEvent({ n: 1, t: 1, kind: 'gap', by: 'server' }, vis)!.kind, 'gap');
+  assert.equal(scopeEvent({ n: 1, t: 1, kind: 'created', path: 'out/x.md', by: 'human' }, vis), null);
+});
