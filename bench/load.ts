@@ -3,7 +3,7 @@
 // p50/p99 of both keys (the calm key alone first, then during the hammering) and the server's RSS.
 // The server runs as a child process (`src/cli.ts serve`), so the load generator does not share its
 // event loop. Options: LOAD_SECONDS (default 10), LOAD_CONNECTIONS (default 16), LOAD_MAX_REQUESTS
-// (default 100000), LOAD_RATE (hot key requests/s in all, default 1000; 0 = unbounded, i.e. saturation).
+// (default 100000), LOAD_RATE (hot key requests/s in all, default 200; 0 = unbounded, i.e. saturation).
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -17,8 +17,8 @@ const REPO = join(fileURLToPath(import.meta.url), '../..');
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 16);
 const MAX_REQUESTS = Number(process.env.LOAD_MAX_REQUESTS ?? 100_000);
-/** Requests per second the hot key sends in all (default 1000, 100x its limit); 0 = as fast as the server answers. */
-const RATE = Number(process.env.LOAD_RATE ?? 1000);
+/** Requests per second the hot key sends in all (default 200, 20x its limit); 0 = as fast as the server answers. */
+const RATE = Number(process.env.LOAD_RATE ?? 200);
 
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN; };
 const rssMb = (pid: number) => { const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8')); return m ? Number(m[1]) / 1024 : NaN; };

@@ -34,5 +34,7 @@ export const settingFlags: SettingFlag[] = [
   { flag: 'summarize-max-notes', key: 'summarizeMaxNotes', kind: 'int', help: 'most notes one summarize call covers (default 50)' },
   { flag: 'summarize-batch-chars', key: 'summarizeBatchChars', kind: 'int', help: 'input characters per language model request; longer notes are cut (default 16000)' },
   { flag: 'job-soft-deadline-ms', key: 'jobSoftDeadlineMs', kind: 'int', help: 'calls still running after this answer "working" with a job_id (default 25000)' },
+  { flag: 'changes-retention-days', key: 'changesRetentionDays', kind: 'int', help: 'change feed: drop lines older than this many days (default 30)' },
+  { flag: 'changes-max-events', key: 'changesMaxEvents', kind: 'int', help: 'change feed: keep at most this many lines (default 20000)' },
   ...LIMIT_FLAGS, // rate limits, quotas, auth budget, concurrency, write size, audit (src/limits/settings.ts)
 ];

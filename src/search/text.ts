@@ -30,8 +30,14 @@ const ASCII_SIMPLE = /^[\x00-\x7f]*$/;
 /** Case- and diacritic-folded form of a string (lengths may change: use per token). */
 export function fold(s: string): string {
   if (ASCII_SIMPLE.test(s)) return s.toLowerCase();
-  return s.normalize('NFKD').replace(STRIP_MARKS, '').replace(FOLD_CHARS, (c) => FOLD_MAP[c]).normalize('NFC').toLowerCase();
+  const hit = foldCache.get(s);
+  if (hit !== undefined) return hit;
+  const out = s.normalize('NFKD').replace(STRIP_MARKS, '').replace(FOLD_CHARS, (c) => FOLD_MAP[c]).normalize('NFC').toLowerCase();
+  if (foldCache.size >= 100_000) foldCache.clear();
+  foldCache.set(s, out);
+  return out;
 }
+const foldCache = new Map<string, string>();
 
 // A word run: letters, digits and marks, joined by - . _ ' / + (identifiers like bge-m3, v1.2, C++, a_b).
 const WORD = /[\p{L}\p{N}\p{M}]+(?:['’\-._][\p{L}\p{N}\p{M}]+)*(?:\+\+|#(?![\p{L}\p{N}]))?/gu;

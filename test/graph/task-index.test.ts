@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { NodeHost } from '../../src/host/node/nodeHost.js';
 import { TaskService } from '../../src/tasks/service.js';
 import { GraphService } from '../../src/graph/service.js';
+import { LinkGraph } from '../../src/graph/linkGraph.js';
 import { tempDir } from '../helpers/vault.js';
 
 function vaultWith(n: number): string {
@@ -70,6 +71,11 @@ test('graph service: a re-parsed note updates its own row; creations re-resolve 
     await host.refresh('a/n3.md');
     assert.equal(g.get().in.has('a/n3.md'), false);
     assert.equal(g.get().unresolved.get('a/n2.md')?.get('n3'), 1);
+    writeFileSync(join(vault, 'a/n4.md'), '# N4\n\n[[Later]] [[Later#x]] ![[n0]] [[#self]] [[nope]]\n');
+    await host.refresh('a/n4.md');
+    // The incrementally kept graph equals a fresh build from the host's own maps.
+    const dump = (x: LinkGraph) => JSON.stringify([x.out, x.in, x.unresolved].map((m) => [...m].map(([k, v]) => [k, [...v].sort()]).sort()));
+    assert.equal(dump(g.get()), dump(LinkGraph.build(host.resolvedLinks(), host.unresolvedLinks())));
   } finally {
     g.stop();
     await host.close();

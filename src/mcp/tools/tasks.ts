@@ -74,16 +74,18 @@ export const listTasks = defineTool({
       if (args.tags?.length && !args.tags.every((w) => t.tags.some((x) => tagMatches(x, w)))) return false;
       return true;
     };
-    const rows: TaskRow[] = [];
+    // Sort keys are computed once per row, not per comparison: this is the hot path on big vaults.
+    const keyed: { t: TaskRow; k: string }[] = [];
     const visibleWithTasks = new Set<string>(); // counted within the caller's root: a confined key learns nothing outside it
     for (const t of svc.all()) {
       if (!ctx.vault.visible(t.path)) continue;
       visibleWithTasks.add(t.path);
-      if (inFolder(t.path, folder) && want(t)) rows.push(t);
+      if (inFolder(t.path, folder) && want(t)) keyed.push({ t, k: `${t.due ?? '9999-99-99'}\u0000${t.path}\u0000${String(t.line).padStart(9, '0')}` });
     }
-    const keyOf = (t: TaskRow) => `${t.due ?? '9999-99-99'}\u0000${t.path}\u0000${String(t.line).padStart(9, '0')}`;
-    rows.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
-    const { page, next_cursor } = pageAfter(rows, keyOf, args.limit, 'list_tasks', args.cursor);
+    keyed.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
+    const rows = keyed;
+    const { page: kp, next_cursor } = pageAfter(keyed, (x) => x.k, args.limit, 'list_tasks', args.cursor);
+    const page = kp.map((x) => x.t);
     const pending = svc.pending();
     const tasks = page.map((t) => ({
       path: t.path, title: noteTitle(t.path), line: t.line, heading_path: t.heading_path, status: t.status, status_char: t.status_char, text: t.text,

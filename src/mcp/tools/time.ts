@@ -24,7 +24,7 @@ export const getRecent = defineTool({
     limit: z.number().int().min(1).max(500).default(20).describe('Rows per page (max 500)'),
     since: z.string().optional().describe('Only notes changed at or after this time (ISO 8601)'),
     until: z.string().optional().describe('Only notes changed before this time (ISO 8601)'),
-    order_by: z.enum(['modified', 'content_changed']).default('modified'),
+    order_by: z.enum(['modified', 'content_changed']).default('modified').describe('"modified" (file modification time, default) or "content_changed" (when the bytes last changed)'),
     cursor: z.string().optional().describe('next_cursor from the previous page'),
   }),
   output: z.object({
@@ -67,7 +67,7 @@ export const getChanges = defineTool({
     since: z.string().describe('An "ev:<n>" cursor (next_since of an earlier call) or an ISO 8601 date/time to start from'),
     folder: z.string().optional().describe('Only changes in this folder and its sub-folders (either end of a move); "" = root level only'),
     kinds: z.array(z.enum(NOTE_KINDS)).optional().describe('Only these kinds (gap and reset lines are always shown)'),
-    by: z.enum(['any', 'me', 'agents', 'human']).default('any'),
+    by: z.enum(['any', 'me', 'agents', 'human']).default('any').describe('"any" (default), "me" (this key), "agents" (any key) or "human" (everything not made through a key)'),
     limit: z.number().int().min(1).max(500).default(50).describe('Lines per page (max 500)'),
   }),
   output: z.object({
