@@ -207,7 +207,7 @@ export async function runQuery(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, analy
   }
   // Phrases: verify word adjacency on the text of the candidates that need it (bounded).
   if (phraseAlts.length && opts.readText) {
-    let budget = opts.phraseReadCap ?? 500;
+    let budget = opts.phraseReadCap ?? 200;
     const need = hits.filter((h) => h.phraseCheck.length).sort((a, b) => b.score - a.score);
     for (const h of need) {
       if (opts.signal?.aborted) break;

@@ -1,12 +1,13 @@
 // The query syntax people type, parsed into clauses that never fail:
 //   bare words are ANDed · "exact phrase" · prefix* · -excluded (also -"a phrase") · a OR b
 // Anything else (bge-m3, C++, foo:bar, unbalanced quotes, stray operators) is searched literally:
-// an item whose text splits into several words becomes a phrase of those words.
+// an item whose text splits into several words (foo:bar) needs all of them; only "quotes" demand adjacency.
 import type { Analyzer } from './analyzer.js';
 import { tokenize } from './text.js';
 
 export interface Alt {
-  kind: 'term' | 'prefix' | 'phrase';
+  /** phrase: adjacent and in order (verified on the text); words: all present (literal text split by punctuation). */
+  kind: 'term' | 'prefix' | 'phrase' | 'words';
   /** Index terms (folded, stemmed; prefixes folded only). Every one must match for the alt to match. */
   terms: string[];
   raw: string;
@@ -54,7 +55,7 @@ function altOf(item: Item, analyzer: Analyzer, keepStop: boolean): Alt | null {
   if (!kept.length) return null;
   if (kept.length === 1 && !item.quoted) return { kind: 'term', terms: kept, raw };
   if (kept.length === 1) return { kind: 'term', terms: kept, raw };
-  return { kind: 'phrase', terms: kept, raw };
+  return { kind: item.quoted ? 'phrase' : 'words', terms: kept, raw };
 }
 
 export function parseQuery(query: string, analyzer: Analyzer): ParsedQuery {

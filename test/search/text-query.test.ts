@@ -62,7 +62,7 @@ test('query syntax: phrase, prefix, exclusion, OR, literal fallback', () => {
   assert.deepEqual(q.excluded.map((a) => a.terms), [['draft']]);
   assert.deepEqual(parseQuery('bge-m3', plain).clauses[0].alts[0].terms, ['bge-m3']);
   assert.deepEqual(parseQuery('C++', plain).clauses[0].alts[0].terms, ['c++']);
-  assert.equal(parseQuery('foo:bar', plain).clauses[0].alts[0].kind, 'phrase');
+  assert.equal(parseQuery('foo:bar', plain).clauses[0].alts[0].kind, 'words');
   assert.equal(parseQuery('"unbalanced quote', plain).clauses.length, 2);
   assert.equal(parseQuery('OR', plain).clauses.length, 1); // a lone OR is a word
   assert.equal(parseQuery('- * "" -', plain).clauses.length, 0);
