@@ -27,3 +27,8 @@ export function pageAfter<T>(rows: T[], keyOf: (row: T) => string, limit: number
   const more = start + limit < rows.length;
   return { page, next_cursor: more && page.length ? encodeCursor({ k: kind, after: keyOf(page[page.length - 1]) }) : null };
 }
+
+/** A keyset sort key that orders newest first (then by path) under plain string comparison. */
+export function newestFirstKey(ms: number, path: string): string {
+  return String(9_999_999_999_999 - Math.floor(ms)).padStart(13, '0') + '\u0000' + path;
+}

@@ -4,7 +4,7 @@ import { defineTool, READ_ONLY } from '../tool.js';
 import { readSnapshot } from '../../services/noteText.js';
 import { resolveSection } from '../../core/markdown/sections.js';
 import { noteTitle } from '../../core/paths.js';
-import { pageAfter } from '../../core/cursor.js';
+import { pageAfter, newestFirstKey } from '../../core/cursor.js';
 import { isoUtc, parseTime } from '../../core/time.js';
 import { refuse } from '../../core/errors.js';
 import { noteTags } from '../../core/markdown/frontmatter.js';
@@ -132,10 +132,9 @@ export const listNotes = defineTool({
     const since = args.since !== undefined ? parseTime(args.since, 'since') : -Infinity;
     const until = args.until !== undefined ? parseTime(args.until, 'until') : Infinity;
     const rows = ctx.vault.notes(folder).filter((f) => f.mtime >= since && f.mtime < until);
-    const MAX = 9_999_999_999_999;
     const keyOf = args.order_by === 'path'
       ? (f: (typeof rows)[number]) => f.path
-      : (f: (typeof rows)[number]) => String(MAX - (args.order_by === 'created' ? f.ctime : f.mtime)).padStart(13, '0') + '\u0000' + f.path;
+      : (f: (typeof rows)[number]) => newestFirstKey(args.order_by === 'created' ? f.ctime : f.mtime, f.path);
     rows.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
     const { page, next_cursor } = pageAfter(rows, keyOf, args.limit, `list_notes:${args.order_by}`, args.cursor);
     const notes = page.map((f) => {

@@ -1,7 +1,7 @@
 // get_recent (notes by modification or content-change time) and get_changes (the change feed).
 import { z } from 'zod';
 import { defineTool, READ_ONLY, type ToolContext } from '../tool.js';
-import { pageAfter } from '../../core/cursor.js';
+import { pageAfter, newestFirstKey } from '../../core/cursor.js';
 import { refuse } from '../../core/errors.js';
 import { inFolder, noteTitle } from '../../core/paths.js';
 import { isoUtc, parseTime } from '../../core/time.js';
@@ -43,8 +43,7 @@ export const getRecent = defineTool({
       const c = feed?.contentChanged(f.path) ?? f.mtime;
       return { f, t: args.order_by === 'modified' ? f.mtime : Math.min(c, f.mtime) };
     }).filter((r) => r.t >= since && r.t < until);
-    const MAX = 9_999_999_999_999;
-    const keyOf = (r: (typeof rows)[number]) => String(MAX - Math.floor(r.t)).padStart(13, '0') + '\u0000' + r.f.path;
+    const keyOf = (r: (typeof rows)[number]) => newestFirstKey(r.t, r.f.path);
     rows.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
     const { page, next_cursor } = pageAfter(rows, keyOf, args.limit, `get_recent:${args.order_by}`, args.cursor);
     const notes = page.map(({ f }) => ({ path: f.path, title: noteTitle(f.path), modified: isoUtc(f.mtime), content_changed: isoUtc(Math.min(feed?.contentChanged(f.path) ?? f.mtime, f.mtime)), size: f.size }));
