@@ -1,7 +1,8 @@
 // `npm run bench keyword`: the keyword index next to SQLite FTS5 (bm25, porter) doing the same work in
 // the same process, on the Obsidian Hub vault and on a generated vault (KW_BENCH_NOTES, default 100k):
 // cold index, warm start (load + reconcile), RSS, and query latency p50/p95/p99 over a fixed query set.
-// Query latency is the index call (ranking every match, filters, AND-then-partial), not HTTP or snippets.
+// Query latency is the index call for a 20-row page (every match scored and counted, AND rows before
+// partial rows, only the page selected), not HTTP or snippets.
 import { mkdirSync, writeFileSync, readFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { NodeHost } from '../src/host/node/nodeHost.js';

@@ -28,12 +28,14 @@ function compressedWasm() {
   return { cached, sha256 };
 }
 
-/** @param {{embed: boolean}} opts embed=false marks the module external (the CLI never uses WASM). */
+/** @param {{embed: boolean}} opts embed=false marks the module (and the worker's) external (the CLI never uses WASM). */
 export function ortWasmPlugin(opts = { embed: true }) {
   return {
     name: 'vault-mcp-ort-wasm',
     setup(build) {
       build.onResolve({ filter: /^vault-mcp:ort-wasm$/ }, (args) => (opts.embed ? { path: args.path, namespace: 'vault-mcp-ort-wasm' } : { path: args.path, external: true }));
+      // The headless build has no Web Worker either (onnxruntime-node runs there).
+      if (!opts.embed) build.onResolve({ filter: /^vault-mcp:embed-worker$/ }, (args) => ({ path: args.path, external: true }));
       build.onLoad({ filter: /.*/, namespace: 'vault-mcp-ort-wasm' }, () => {
         const { cached, sha256 } = compressedWasm();
         return { contents: `import bytes from ${JSON.stringify(cached)};\nexport default bytes;\nexport const sha256 = ${JSON.stringify(sha256)};\n`, loader: 'js', resolveDir: root };
@@ -53,8 +55,38 @@ export const semanticAlias = {
 export function semanticBundle(define = {}) {
   return {
     alias: semanticAlias,
-    plugins: [ortWasmPlugin({ embed: true })],
+    plugins: [ortWasmPlugin({ embed: true }), embedWorkerPlugin()],
     define: { ...define, 'import.meta.url': '__vmcp_import_meta_url' },
     inject: [join(root, 'scripts/esbuild-import-meta.mjs')],
+  };
+}
+
+/** esbuild options for the inference worker (src/semantic/worker-entry.ts): `browser` is what the plugin
+ *  embeds as source text and starts as a Web Worker (no Node there); `node` is the same code for a
+ *  worker_threads Worker in tests and benchmarks. */
+export function embedWorkerBuild(platform = 'browser') {
+  return {
+    entryPoints: [join(root, 'src/semantic/worker-entry.ts')],
+    bundle: true, platform, target: 'es2022', format: platform === 'browser' ? 'iife' : 'cjs',
+    logLevel: 'error', legalComments: 'none',
+    alias: semanticAlias,
+    external: platform === 'browser' ? ['node:worker_threads'] : [],
+    // transformers.js reads import.meta.url at load time (only to default folders the worker never uses).
+    define: { 'import.meta.url': JSON.stringify('file:///vault-mcp-server/embed-worker.js') },
+  };
+}
+
+/** `vault-mcp:embed-worker`: the browser-bundled worker as a string (the plugin makes a Blob URL of it). */
+export function embedWorkerPlugin() {
+  return {
+    name: 'vault-mcp-embed-worker',
+    setup(build) {
+      build.onResolve({ filter: /^vault-mcp:embed-worker$/ }, (args) => ({ path: args.path, namespace: 'vault-mcp-embed-worker' }));
+      build.onLoad({ filter: /.*/, namespace: 'vault-mcp-embed-worker' }, async () => {
+        const { build: esbuild } = await import('esbuild');
+        const out = await esbuild({ ...embedWorkerBuild('browser'), write: false, minify: true });
+        return { contents: `export default ${JSON.stringify(out.outputFiles[0].text)};\n`, loader: 'js' };
+      });
+    },
   };
 }

@@ -1,4 +1,4 @@
-// Headless entry point: `serve`, `keys add|list|revoke`. Only parses arguments and wires things.
+// Headless entry point: `serve`, `keys add|set|list|revoke`. Only parses arguments and wires things.
 import { parseArgs } from 'node:util';
 import { existsSync, statSync, readFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
@@ -16,6 +16,7 @@ const USAGE = `Vault MCP Server ${VERSION}
 
   node dist/cli.js serve --vault DIR [--host 127.0.0.1] [--port N|0] [--data-dir DIR] [--embedding-model PATH_OR_ID] [--create-key NAME]
   node dist/cli.js keys add --vault DIR --name NAME --scope read|readwrite [--root FOLDER] [--disable-families a,b] [--quota N] [--expires YYYY-MM-DD]
+  node dist/cli.js keys set --vault DIR --name NAME [--scope read|readwrite] [--root FOLDER|""] [--disable-families a,b|""] [--quota N|0|default] [--expires YYYY-MM-DD|never]
   node dist/cli.js keys list --vault DIR
   node dist/cli.js keys revoke --vault DIR --name NAME
   node dist/cli.js audit --vault DIR [--tail] [--key NAME] [--tool NAME] [--outcome ok|refused|CODE] [--since DATE] [--limit N] [--json]
@@ -143,17 +144,26 @@ async function keysCommand(argv: string[]): Promise<void> {
     } catch (e) {
       fail((e as Error).message);
     }
+  } else if (sub === 'set') {
+    if (!values.name) fail('keys set needs --name NAME (see keys list).');
+    const { setKeyPatch, describeKey } = await import('./cli/keyOptions.js');
+    const patch = setKeyPatch(values, fail);
+    try {
+      const rec = await store.update(values.name, patch);
+      process.stdout.write(`Updated key "${rec.name}"; a running server applies it within 2 seconds, open sessions included.\n${describeKey(rec)}\n`);
+    } catch (e) {
+      fail(`${(e as Error).message} See keys list.`);
+    }
   } else if (sub === 'list') {
     const rows = store.list();
     if (!rows.length) process.stdout.write('No keys. Create one with: node dist/cli.js keys add --vault DIR --name NAME --scope readwrite\n');
-    for (const r of rows) {
-      process.stdout.write(`${r.name}\t${r.scope}\tid ${r.id}\tcreated ${new Date(r.created).toISOString()}\tlast used ${r.lastUsed ? new Date(r.lastUsed).toISOString() : 'never'}${r.root ? `\troot ${r.root}` : ''}\n`);
-    }
+    const { describeKey } = await import('./cli/keyOptions.js');
+    for (const r of rows) process.stdout.write(`${describeKey(r)}\n`);
   } else if (sub === 'revoke') {
     if (!values.name) fail('keys revoke needs --name NAME.');
     if (!(await store.revoke(values.name))) fail(`No key named "${values.name}"; see keys list.`);
     process.stdout.write(`Revoked "${values.name}". Open sessions using it are refused from their next request.\n`);
-  } else fail(`unknown keys command "${sub ?? ''}"; use add, list or revoke.\n\n${USAGE}`);
+  } else fail(`unknown keys command "${sub ?? ''}"; use add, set, list or revoke.\n\n${USAGE}`);
 }
 
 async function main(): Promise<void> {

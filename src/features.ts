@@ -9,6 +9,8 @@ import { semanticFeature } from './semantic/feature.js';
 import { graphFeature } from './graph/feature.js';
 import { changesFeature } from './changes/feature.js';
 import { jobsFeature } from './jobs/feature.js';
+import { transferFeature } from './transfer/feature.js';
+import { gitFeature } from './git/feature.js';
 
 export interface FeatureHandle {
   stop?(): Promise<void>;
@@ -25,3 +27,4 @@ features.push(keywordFeature); // before semantic: hybrid search uses it
 features.push(semanticFeature);
 features.push(jobsFeature); // background jobs: runAsJob / get_job_result (src/jobs/jobs.ts)
 features.push(graphFeature, changesFeature); // link graph + task index; change feed (recordOwn for writes)
+features.push(transferFeature, gitFeature); // /transfer links (deps.services.transfer + extraRoutes); git history when the vault is a work tree

@@ -1,6 +1,6 @@
 // The Obsidian entry point: loads settings, builds the ObsidianHost once the layout is ready, and
 // starts/stops the shared runtime. Only wiring and user-facing messages live here.
-import { Notice, Plugin, TFile, TFolder } from 'obsidian';
+import { Notice, Plugin, TFile, TFolder, type WorkspaceLeaf } from 'obsidian';
 import { withDefaults, type Settings } from './core/settings.js';
 import { ObsidianHost, pluginDataDir } from './host/obsidian/obsidianHost.js';
 import { FsDataStore } from './host/fsDataStore.js';
@@ -14,7 +14,9 @@ import { claudeCodeCommand, connectUrl, KEY_PLACEHOLDER } from './plugin/connect
 import { copyText } from './plugin/clipboard.js';
 import { llmServices } from './plugin/llmSettings.js';
 import type { SemanticService } from './semantic/service.js';
+import type { ServerDeps } from './mcp/deps.js';
 import { VaultMcpSettingTab, type SettingsController } from './plugin/settingsTab.js';
+import { ACTIVITY_VIEW, ActivityView } from './plugin/activityView.js';
 
 const NOTICE_MS = 15_000;
 
@@ -42,6 +44,10 @@ export default class VaultMcpPlugin extends Plugin implements SettingsController
     this.addCommand({ id: 'start-server', name: 'Start server', callback: () => void this.setEnabled(true) });
     this.addCommand({ id: 'stop-server', name: 'Stop server', callback: () => void this.setEnabled(false) });
     this.addCommand({ id: 'copy-connect-command', name: 'Copy Claude Code connect command', callback: () => void this.copyConnectCommand() });
+    // The "MCP activity" view: recent calls and the 14-day chart, fed by the running server.
+    this.registerView(ACTIVITY_VIEW, (leaf) => new ActivityView(leaf, () => this.runtime?.deps ?? null));
+    this.addCommand({ id: 'open-activity', name: 'Open MCP activity', callback: () => void this.openActivity() });
+    this.addRibbonIcon('activity', 'Open MCP activity', () => void this.openActivity());
     this.registerInterval(globalThis.setInterval(() => this.updateStatus(), 2000) as unknown as number);
     // Not awaited: the layout becomes ready only after every plugin has loaded.
     this.ready = new Promise((resolve) => {
@@ -119,12 +125,35 @@ export default class VaultMcpPlugin extends Plugin implements SettingsController
     return connectUrl(this.settings, this.port);
   }
 
+  serverDeps(): ServerDeps | null {
+    return this.runtime?.deps ?? null;
+  }
+
   semantic(): SemanticService | null {
     return (this.runtime?.deps.services.semantic as SemanticService | undefined) ?? null;
   }
 
   get dataDir(): string {
     return this.host?.data.dir ?? pluginDataDir(this.app, this.manifest);
+  }
+
+  /** Reveals the activity view, opening it in the right sidebar when no leaf shows it yet. */
+  async openActivity(): Promise<void> {
+    const ws = this.app.workspace;
+    let leaf: WorkspaceLeaf | null = ws.getLeavesOfType(ACTIVITY_VIEW)[0] ?? null;
+    if (!leaf) {
+      leaf = ws.getRightLeaf(false);
+      if (!leaf) return;
+      await leaf.setViewState({ type: ACTIVITY_VIEW, active: true });
+    }
+    await ws.revealLeaf(leaf);
+  }
+
+  /** Open activity views follow the server (its audit log and counters) after a start or stop. */
+  private refreshActivityViews(): void {
+    for (const leaf of this.app.workspace.getLeavesOfType(ACTIVITY_VIEW)) {
+      if (leaf.view instanceof ActivityView) leaf.view.refresh();
+    }
   }
 
   async copyConnectCommand(): Promise<string> {
@@ -194,6 +223,7 @@ export default class VaultMcpPlugin extends Plugin implements SettingsController
       // The app's requestUrl (no CORS) and SecretStorage for summaries: see plugin/llmSettings.ts.
       this.runtime = await startRuntime({ host, settings: () => this.settings, keys: this.keys(), services: { ...llmServices(this.app) } });
       this.setState({ kind: 'on', port: this.runtime.server.port });
+      this.refreshActivityViews();
     } catch (e) {
       await this.releaseLock?.();
       this.releaseLock = null;
@@ -215,13 +245,13 @@ export default class VaultMcpPlugin extends Plugin implements SettingsController
     if (rt) await rt.stop().catch(() => undefined);
     await this.releaseLock?.().catch(() => undefined);
     this.releaseLock = null;
-    if (!this.unloading) this.setState({ kind: 'off' });
+    if (!this.unloading) { this.setState({ kind: 'off' }); this.refreshActivityViews(); }
   }
 
   updateStatus(): void {
     if (!this.statusEl) return;
     const statuses = this.runtime && this.state.kind === 'on' ? indexStatuses(this.runtime.deps) : [];
     this.statusEl.setText(statusText(this.state, statuses));
-    this.statusEl.setAttr('aria-label', statusTooltip(this.state));
+    this.statusEl.setAttr('aria-label', statusTooltip(this.state, statuses));
   }
 }

@@ -55,6 +55,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
   let server: RunningServer;
   try {
     server = await listen(app, sessions, s.bindAddress, s.port);
+    deps.services.serverUrl = server.url; // transfer links name the real port (also with --port 0)
   } catch (e) {
     await sessions.closeAll();
     for (const h of handles.reverse()) await h.stop?.().catch(() => undefined);

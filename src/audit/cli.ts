@@ -47,12 +47,15 @@ export async function auditCommand(argv: string[]): Promise<void> {
     limit = Number(values.limit);
   }
   const print = (e: AuditEntry) => process.stdout.write((values.json ? JSON.stringify(e) : formatEntry(e)) + '\n');
-  const all = await readAllEntries(data, f);
+  // The active file is read once: --tail follows from exactly the bytes printed, so a line appended
+  // meanwhile is neither lost nor printed twice.
+  const active = await data.read(ACTIVE).catch(() => null);
+  const all = await readAllEntries(data, f, active);
   const shown = values.tail && limit === Infinity ? all.slice(-20) : all.slice(-limit);
   if (!shown.length && !values.tail) process.stdout.write(`No audit entries${Object.keys(f).length ? ' match' : ''} in ${dataDir}.\n`);
   for (const e of shown) print(e);
   if (!values.tail) return;
-  let offset = (await data.size(ACTIVE)) ?? 0;
+  let offset = active?.length ?? 0;
   let carry = '';
   const stop = () => process.exit(0);
   process.on('SIGINT', stop);

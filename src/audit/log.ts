@@ -75,14 +75,15 @@ export async function readIndex(data: DataStore): Promise<Segment[]> {
   }
 }
 
-/** Every stored entry, oldest first (rotated files, then the active one). For the CLI and tests. */
-export async function readAllEntries(data: DataStore, f: AuditFilter = {}): Promise<AuditEntry[]> {
+/** Every stored entry, oldest first (rotated files, then the active one, or the `active` bytes already read). For the CLI and tests. */
+export async function readAllEntries(data: DataStore, f: AuditFilter = {}, active?: Uint8Array | null): Promise<AuditEntry[]> {
   const out: AuditEntry[] = [];
   for (const seg of await readIndex(data)) {
     if (f.since !== undefined && seg.last < f.since) continue;
     out.push(...parseLines(decode(await data.read(seg.name).catch(() => null))).filter((e) => matches(e, f)));
   }
-  out.push(...parseLines(decode(await data.read(ACTIVE).catch(() => null))).filter((e) => matches(e, f)));
+  const bytes = active !== undefined ? active : await data.read(ACTIVE).catch(() => null);
+  out.push(...parseLines(decode(bytes)).filter((e) => matches(e, f)));
   return out;
 }
 

@@ -1,6 +1,6 @@
-// Registers the change feed (deps.services.changes). The write path attributes its writes with
-// `(deps.services.changes as ChangeService | undefined)?.recordOwn(path, kind, caller.keyName)`
-// called before it writes (see service.ts).
+// Registers the change feed (deps.services.changes). The write tools attribute their writes through
+// `attributed(...)` / `attributeMaybe(...)` in services/writeSupport.ts (notes-write.ts asCaller),
+// which call recordOwn before writing and withdraw the record when the write fails (see service.ts).
 import type { Feature } from '../features.js';
 import { ChangeService } from './service.js';
 

@@ -67,6 +67,8 @@ export class ChangeService {
   private appendTimer: ReturnType<typeof setTimeout> | null = null;
   private appending: Promise<void> = Promise.resolve();
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
+  /** State saves run one after another (see saveState). */
+  private saving: Promise<void> = Promise.resolve();
   private lastAgeCheck = 0;
   private baseline: Promise<void> | null = null;
   private stopped = false;
@@ -295,7 +297,19 @@ export class ChangeService {
     (this.saveTimer as { unref?: () => void }).unref?.();
   }
 
-  private async saveState(): Promise<void> {
+  /**
+   * Saves are serialised, and each takes its snapshot only when its turn comes: two saves in flight at
+   * once (a timer's and stop()'s) could otherwise finish in either order, and an older snapshot landing
+   * last made the next start see notes "changed while stopped" that were not (an extra gap line and a
+   * human "modified" line for a note the feed had already listed).
+   */
+  private saveState(): Promise<void> {
+    const run = this.saving.then(() => this.writeState());
+    this.saving = run.catch(() => undefined);
+    return run;
+  }
+
+  private async writeState(): Promise<void> {
     const files: StateFile['files'] = {};
     for (const [p, s] of this.state) files[p] = [s.m, s.s, s.h, s.c];
     const state: StateFile = { v: 1, seq: this.seq, saved: this.now(), pruned_before_t: this.prunedBefore.t, pruned_before_n: this.prunedBefore.n, files };
@@ -377,12 +391,17 @@ export class ChangeService {
   /** First start: hash every note once (in slices that yield) so later touches can be told from edits. */
   private async hashBaseline(): Promise<void> {
     let n = 0;
+    const same = (a: { mtime: number; size: number } | null, st: NoteState) => !!a && a.mtime === st.m && a.size === st.s;
     for (const [path, st] of [...this.state]) {
       if (this.stopped) return;
       if (st.h) continue;
+      // The hash is kept only if the file is still the version the state describes, before and after
+      // the read: a write racing the read (its event not yet handled) must not lend its hash to the
+      // old mtime/size, or the event that follows would look like a touch and be dropped.
+      if (!same(this.host.stat(path), st)) continue;
       const h = await this.hashOf(path);
       const cur = this.state.get(path);
-      if (cur && cur.m === st.m && cur.s === st.s && !cur.h) this.state.set(path, { ...cur, h });
+      if (cur && cur.m === st.m && cur.s === st.s && !cur.h && same(this.host.stat(path), st)) this.state.set(path, { ...cur, h });
       if (++n % 32 === 0) await yieldNow();
     }
     this.scheduleSave();

@@ -1,6 +1,7 @@
 // `serve` flags that map onto settings. Features add rows here so every limit is also a CLI flag.
 import type { Settings } from '../core/settings.js';
 import { LIMIT_FLAGS } from '../limits/settings.js';
+import { IMPORT_FLAGS } from '../net/settings.js';
 
 export interface SettingFlag {
   flag: string; // without the leading --
@@ -33,8 +34,11 @@ export const settingFlags: SettingFlag[] = [
   { flag: 'llm-concurrency', key: 'llmConcurrency', kind: 'int', help: 'language model calls in flight per summarize call (default 2)' },
   { flag: 'summarize-max-notes', key: 'summarizeMaxNotes', kind: 'int', help: 'most notes one summarize call covers (default 50)' },
   { flag: 'summarize-batch-chars', key: 'summarizeBatchChars', kind: 'int', help: 'input characters per language model request; longer notes are cut (default 16000)' },
+  { flag: 'keyword-stemming', key: 'keywordStemming', kind: 'list', help: 'keyword search: languages to stem, comma separated (default english; "none" = no stemming; changing it rebuilds the index)' },
+  { flag: 'keyword-stop-words', key: 'keywordStopWords', kind: 'string', help: 'keyword search: on (default) or off: drop those languages\' stop words (changing it rebuilds the index)' },
   { flag: 'job-soft-deadline-ms', key: 'jobSoftDeadlineMs', kind: 'int', help: 'calls still running after this answer "working" with a job_id (default 25000)' },
   { flag: 'changes-retention-days', key: 'changesRetentionDays', kind: 'int', help: 'change feed: drop lines older than this many days (default 30)' },
   { flag: 'changes-max-events', key: 'changesMaxEvents', kind: 'int', help: 'change feed: keep at most this many lines (default 20000)' },
+  ...IMPORT_FLAGS, // import_from_url: plain http, time limit (src/net/settings.ts)
   ...LIMIT_FLAGS, // rate limits, quotas, auth budget, concurrency, write size, audit (src/limits/settings.ts)
 ];

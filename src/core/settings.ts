@@ -25,6 +25,8 @@ export interface Settings {
   [extra: string]: unknown;
 }
 
+import { SEMANTIC_DEFAULTS } from '../semantic/settings.js';
+
 export const DEFAULT_PORT = 27200;
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -39,8 +41,19 @@ export const DEFAULT_SETTINGS: Settings = {
   readOnly: false,
   requireHashForDestructive: false,
   maxWriteBytes: 10 * 1024 * 1024,
+  // Semantic search (embeddingModel '' = off, embeddingQueryPrefix, chunk budget/overlap, skip globs, RRF k…).
+  ...SEMANTIC_DEFAULTS,
 };
 
 export function withDefaults(partial: Partial<Settings> | undefined | null): Settings {
-  return { ...DEFAULT_SETTINGS, ...(partial ?? {}) } as Settings;
+  const s = { ...DEFAULT_SETTINGS, ...(partial ?? {}) } as Settings;
+  // Migration: `maxFileWriteBytes` (a per-call cap on a write's content) was the same limit as
+  // `maxWriteBytes` under another name. An old data.json keeps its stricter value under the one name.
+  const old = s.maxFileWriteBytes;
+  if (typeof old === 'number' && Number.isFinite(old) && old > 0) {
+    const own = partial?.maxWriteBytes;
+    s.maxWriteBytes = typeof own === 'number' && own > 0 ? Math.min(own, old) : old;
+  }
+  delete s.maxFileWriteBytes;
+  return s;
 }

@@ -32,9 +32,13 @@ export interface View {
 }
 
 export function viewOf(ctx: ToolContext): View {
-  const graph = graphService(ctx).get();
   const vault = ctx.vault;
   const root = vault.root;
+  const service = graphService(ctx);
+  // A confined key gets a graph built from its root's notes alone, with links re-resolved inside the
+  // root (service.scoped), so a link to an outside note reads exactly like a link to a missing one.
+  const scoped = root === '' ? null : service.scoped(root);
+  const graph = scoped ? scoped.graph : service.get();
   const visible = root === '' ? () => true : (p: string) => vault.visible(p);
   const filt = (m: ReadonlyMap<string, number>) => [...m].filter(([p]) => visible(p));
   return {
@@ -42,7 +46,7 @@ export function viewOf(ctx: ToolContext): View {
     backlinks: (p) => filt(graph.incoming(p)),
     outlinks: (p) => filt(graph.outgoing(p)),
     neighbours: (p) => graph.neighbours(p).filter(visible),
-    refs: (p) => refsOf(ctx.deps.host, p, vault.metadata(p)).map((r) => (r.target && !visible(r.target) ? { ...r, target: null } : r)),
+    refs: (p) => refsOf(ctx.deps.host, p, vault.metadata(p), scoped?.resolver).map((r) => (r.target && !visible(r.target) ? { ...r, target: null } : r)),
   };
 }
 

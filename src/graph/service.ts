@@ -5,7 +5,8 @@
 // ('resolved') are applied again after it, so an early query never pins a half-resolved row.
 import type { VaultEvent, VaultHost } from '../host/port.js';
 import type { NoteMetadata, ReferenceCache } from '../core/markdown/metadata.js';
-import { linkpathOf, splitLink } from '../core/markdown/links.js';
+import { LinkIndex, linkpathOf, resolveLinkpath, splitLink } from '../core/markdown/links.js';
+import { withinRoot } from '../core/paths.js';
 import { LinkGraph } from './linkGraph.js';
 
 export type LinkKind = 'wikilink' | 'embed' | 'markdown' | 'frontmatter';
@@ -32,13 +33,33 @@ function kindOf(ref: ReferenceCache, embed: boolean): LinkKind {
   return ref.original.startsWith('[[') ? 'wikilink' : 'markdown';
 }
 
-/** Every link of a note in document order (frontmatter links first), each resolved through the host. */
-export function refsOf(host: VaultHost, source: string, meta: NoteMetadata | null = host.metadata(source)): LinkRef[] {
+/** Resolves a link path from a source note to a vault path or null. */
+export type LinkResolver = (linkpath: string, source: string) => string | null;
+
+/**
+ * The resolver a root-confined key sees: a link whose vault-wide target lies inside the root keeps it;
+ * one that opens a file outside is resolved again among the root's files only (the same rules as
+ * headless resolution), so it reads as if the outside file did not exist: another match inside the
+ * root, or a dangling link. Nothing about the outside target survives.
+ */
+export function scopedResolver(host: VaultHost, root: string, visibleFiles: Iterable<string>): LinkResolver {
+  let index: LinkIndex | null = null;
+  return (lp, source) => {
+    const t = host.resolveLink(lp, source);
+    if (t === null || withinRoot(t, root)) return t;
+    index ??= new LinkIndex(visibleFiles);
+    const again = resolveLinkpath(lp, source, index);
+    return again !== null && withinRoot(again, root) ? again : null;
+  };
+}
+
+/** Every link of a note in document order (frontmatter links first), each resolved through the host (or `resolver`). */
+export function refsOf(host: VaultHost, source: string, meta: NoteMetadata | null = host.metadata(source), resolver: LinkResolver = (lp, src) => host.resolveLink(lp, src)): LinkRef[] {
   if (!meta) return [];
   const out: LinkRef[] = [];
   const resolve = (link: string): string | null => {
     const lp = linkpathOf(link);
-    return lp === '' ? source : host.resolveLink(lp, source);
+    return lp === '' ? source : resolver(lp, source);
   };
   const anchorOf = (link: string) => { const s = splitLink(link).subpath; return s ? s.slice(1) : null; };
   for (const f of meta.frontmatterLinks ?? []) {
@@ -55,14 +76,14 @@ export function refsOf(host: VaultHost, source: string, meta: NoteMetadata | nul
 }
 
 /** One source's rows as the host's resolvedLinks/unresolvedLinks would hold them (same counting). */
-export function rowOf(host: VaultHost, source: string): { resolved: Record<string, number>; unresolved: Record<string, number> } | null {
+export function rowOf(host: VaultHost, source: string, resolver: LinkResolver = (lp, src) => host.resolveLink(lp, src)): { resolved: Record<string, number>; unresolved: Record<string, number> } | null {
   const meta = host.metadata(source);
   if (!meta || !host.stat(source)) return null;
   const resolved: Record<string, number> = {};
   const unresolved: Record<string, number> = {};
   for (const ref of [...(meta.links ?? []), ...(meta.embeds ?? []), ...(meta.frontmatterLinks ?? [])]) {
     const lp = linkpathOf(ref.link);
-    const target = lp === '' ? source : host.resolveLink(lp, source);
+    const target = lp === '' ? source : resolver(lp, source);
     if (target) resolved[target] = (resolved[target] ?? 0) + 1;
     else unresolved[lp] = (unresolved[lp] ?? 0) + 1;
   }
@@ -75,6 +96,9 @@ export class GraphService {
   private readonly dirtyRows = new Set<string>();
   private readonly sinceResolved = new Set<string>();
   private unsubscribe: (() => void) | null = null;
+  /** Bumped whenever the graph changes (scoped views are rebuilt from it). */
+  private version = 0;
+  private readonly scopedCache = new Map<string, { version: number; graph: LinkGraph; resolver: LinkResolver }>();
   /** Last full build: ms and edges, for status and the bench. */
   lastBuild: { ms: number; notes: number; edges: number } | null = null;
 
@@ -112,6 +136,7 @@ export class GraphService {
       this.full = false;
       this.dirtyRows.clear();
       this.lastBuild = { ms: this.clock() - t0, notes: Object.keys(resolved).length, edges: this.graph.edgeCount() };
+      this.version++;
       return this.graph;
     }
     if (this.dirtyRows.size) {
@@ -122,8 +147,34 @@ export class GraphService {
         if (row) this.graph.setRow(p, row.resolved, row.unresolved); else this.graph.setRow(p, undefined, undefined);
       }
       this.dirtyRows.clear();
+      this.version++;
     }
     return this.graph;
+  }
+
+  /**
+   * The graph as a key confined to `root` sees it: only notes inside the root, their links resolved
+   * by scopedResolver (links that open a file outside re-resolve inside the root or dangle). Built
+   * from the root's own notes, cached until the vault's graph changes.
+   */
+  scoped(root: string): { graph: LinkGraph; resolver: LinkResolver } {
+    this.get();
+    const hit = this.scopedCache.get(root);
+    if (hit && hit.version === this.version) return hit;
+    const files = this.host.files().map((f) => f.path).filter((p) => withinRoot(p, root));
+    const resolver = scopedResolver(this.host, root, files);
+    const resolved: Record<string, Record<string, number>> = {};
+    const unresolved: Record<string, Record<string, number>> = {};
+    for (const p of files) {
+      const row = rowOf(this.host, p, resolver);
+      if (!row) continue;
+      resolved[p] = row.resolved;
+      unresolved[p] = row.unresolved;
+    }
+    const entry = { version: this.version, graph: LinkGraph.build(resolved, unresolved), resolver };
+    if (this.scopedCache.size > 32) this.scopedCache.clear();
+    this.scopedCache.set(root, entry);
+    return entry;
   }
 
   /** Forces the next query to rebuild everything (tests, bench). */

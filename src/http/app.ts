@@ -5,7 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDeps } from '../mcp/deps.js';
 import type { Caller, Family } from '../mcp/tool.js';
-import { buildServer } from '../mcp/server.js';
+import { buildServer, earlyRefusal } from '../mcp/server.js';
 import type { KeyStore } from '../services/keyStore.js';
 import type { KeyRecord } from '../core/keys.js';
 import { indexStatuses } from '../services/status.js';
@@ -66,7 +66,14 @@ export function createHttpApp(opts: HttpOptions): { app: express.Express; sessio
     return rec;
   };
 
-  const body = express.json({ limit: deps.settings().maxRequestBytes, type: ['application/json', 'application/*+json'] });
+  // The body parser follows a changed maxRequestBytes (settings tab) from the next request.
+  let bodyLimit = -1;
+  let bodyParser: ReturnType<typeof express.json> | null = null;
+  const body: ReturnType<typeof express.json> = (req, res, next) => {
+    const limit = deps.settings().maxRequestBytes;
+    if (!bodyParser || limit !== bodyLimit) { bodyParser = express.json({ limit, type: ['application/json', 'application/*+json'] }); bodyLimit = limit; }
+    return bodyParser(req, res, next);
+  };
   const parseBody = (req: Request, res: Response) => new Promise<boolean>((resolve) => {
     body(req, res, (err?: unknown) => {
       if (!err) return resolve(true);
@@ -89,6 +96,14 @@ export function createHttpApp(opts: HttpOptions): { app: express.Express; sessio
       s.lastSeen = deps.now();
       // Root, families and scope edited in the settings tab apply to open sessions from their next request.
       if (s.caller) Object.assign(s.caller, callerFor(rec));
+      // Cheap early refusal: a tools/call from a key whose general bucket is empty (or whose daily quota
+      // is used up) is answered here, before the SDK parses and routes it, with the same tool result
+      // dispatch() gives (isError, MCP-REFUSAL rate_limited/over_quota, retry_after_seconds) as plain JSON.
+      const b = req.body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown } } | undefined;
+      if (req.method === 'POST' && s.caller && b && !Array.isArray(b) && b.jsonrpc === '2.0' && b.method === 'tools/call' && (typeof b.id === 'string' || typeof b.id === 'number')) {
+        const early = earlyRefusal(deps, s.caller, b.params?.name, b.params?.arguments);
+        if (early) { res.status(200).json({ jsonrpc: '2.0', id: b.id, result: early }); return; }
+      }
       return s.transport.handleRequest(req, res, req.body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(req.body)) {

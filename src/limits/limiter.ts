@@ -16,12 +16,19 @@ export interface Admission {
   release(): void;
 }
 
-/** Byte size of the content-like string arguments of a write call (what maxFileWriteBytes bounds). */
-export function contentBytes(args: unknown, depth = 0): number {
-  if (depth > 8 || args === null || typeof args !== 'object') return typeof args === 'string' ? Buffer.byteLength(args, 'utf8') : 0;
-  let n = 0;
-  for (const v of Array.isArray(args) ? args : Object.values(args)) n += contentBytes(v, depth + 1);
-  return n;
+/**
+ * Bytes a write call's `content` will at least put into the file it produces (base64 decoded): a
+ * cheap lower bound of the result size, so refusing it early for maxWriteBytes never refuses a write
+ * the write tool itself (src/services/writeSupport.ts, exact result size) would have let through.
+ */
+export function contentBytes(args: Record<string, unknown>): number {
+  const c = args.content;
+  if (typeof c !== 'string') return 0;
+  if (args.encoding === 'base64') {
+    const pad = c.endsWith('==') ? 2 : c.endsWith('=') ? 1 : 0;
+    return Math.max(0, Math.floor((c.replace(/\s+/g, '').length * 3) / 4) - pad);
+  }
+  return Buffer.byteLength(c, 'utf8');
 }
 
 /** Effective daily quota of a key: its own (0 or null = unlimited), else the default for keys without one. */
@@ -56,6 +63,32 @@ export class Limiter {
     return this.running.get(keyId) ?? 0;
   }
 
+  /** The daily-quota or general-bucket refusal this key's next call would get, charging nothing. */
+  private quotaOrRate(caller: Caller, s: LimitSettings): Refusal | null {
+    const id = caller.keyId;
+    const key = `key "${caller.keyName}"`;
+    const quota = quotaOf(this.keyRecord(id), s);
+    const used = this.usage.today(id);
+    if (quota > 0 && used >= quota) {
+      const retry = Math.ceil(msToNextDay(this.now()) / 1000);
+      return new Refusal('over_quota', `Daily quota used up: ${key} has made ${used} of its ${quota} calls today (the key's daily quota${this.keyRecord(id)?.dailyQuota === undefined ? ', setting defaultDailyQuota' : ''}). It resets at midnight, in ${retry} s; the vault owner can raise it in the settings tab.`, { retry_after_seconds: retry, quota, used, setting: 'dailyQuota' });
+    }
+    const g = s.rateLimitPerMinute > 0 ? this.bucket(this.general, id, Math.max(1, s.rateLimitBurst), s.rateLimitPerMinute) : null;
+    if (g && g.available() < 1) {
+      const retry = g.waitSeconds(1);
+      return new Refusal('rate_limited', `Rate limit: ${key} may make ${s.rateLimitPerMinute} calls per minute with bursts of ${s.rateLimitBurst} (settings rateLimitPerMinute, rateLimitBurst). Wait ${retry} s, then retry; space calls out instead of looping.`, { retry_after_seconds: retry, limit: s.rateLimitPerMinute, burst: s.rateLimitBurst, setting: 'rateLimitPerMinute' });
+    }
+    return null;
+  }
+
+  /**
+   * For the HTTP layer's cheap early refusal: the refusal a tool call from this key gets whatever the
+   * tool (quota used up, general bucket empty), or null. Charges nothing; admit() re-checks.
+   */
+  precheck(caller: Caller): Refusal | null {
+    return this.quotaOrRate(caller, limitSettings(this.settings()));
+  }
+
   /** Checks and charges one call; throws a Refusal when a limit refuses it. */
   admit(caller: Caller, write: boolean, args: Record<string, unknown>): Admission {
     const s = limitSettings(this.settings());
@@ -68,23 +101,16 @@ export class Limiter {
     if (s.maxConcurrentCalls > 0 && this.total >= s.maxConcurrentCalls) {
       throw new Refusal('too_many_concurrent', `Concurrency limit: the server already runs ${this.total} calls (setting maxConcurrentCalls = ${s.maxConcurrentCalls}). Retry in a moment.`, { retry_after_seconds: 1, setting: 'maxConcurrentCalls', limit: s.maxConcurrentCalls });
     }
-    if (write && s.maxFileWriteBytes > 0) {
+    const maxWrite = this.settings().maxWriteBytes;
+    if (write && maxWrite > 0) {
       const size = contentBytes(args);
-      if (size > s.maxFileWriteBytes) {
-        throw new Refusal('payload_too_large', `This write carries ${size} bytes, over the ${s.maxFileWriteBytes}-byte write limit (setting maxFileWriteBytes). Split it into smaller edits (append in parts, edit one section at a time).`, { size, limit: s.maxFileWriteBytes, setting: 'maxFileWriteBytes' });
+      if (size > maxWrite) {
+        throw new Refusal('payload_too_large', `This write carries ${size} bytes of content, over the ${maxWrite}-byte write limit (setting maxWriteBytes); nothing was written. Split it into several notes or files, or append in parts.`, { size, limit: maxWrite, setting: 'maxWriteBytes' });
       }
     }
-    const quota = quotaOf(this.keyRecord(id), s);
-    const used = this.usage.today(id);
-    if (quota > 0 && used >= quota) {
-      const retry = Math.ceil(msToNextDay(this.now()) / 1000);
-      throw new Refusal('over_quota', `Daily quota used up: ${key} has made ${used} of its ${quota} calls today (the key's daily quota${this.keyRecord(id)?.dailyQuota === undefined ? ', setting defaultDailyQuota' : ''}). It resets at midnight, in ${retry} s; the vault owner can raise it in the settings tab.`, { retry_after_seconds: retry, quota, used, setting: 'dailyQuota' });
-    }
+    const early = this.quotaOrRate(caller, s);
+    if (early) throw early;
     const g = s.rateLimitPerMinute > 0 ? this.bucket(this.general, id, Math.max(1, s.rateLimitBurst), s.rateLimitPerMinute) : null;
-    if (g && g.available() < 1) {
-      const retry = g.waitSeconds(1);
-      throw new Refusal('rate_limited', `Rate limit: ${key} may make ${s.rateLimitPerMinute} calls per minute with bursts of ${s.rateLimitBurst} (settings rateLimitPerMinute, rateLimitBurst). Wait ${retry} s, then retry; space calls out instead of looping.`, { retry_after_seconds: retry, limit: s.rateLimitPerMinute, burst: s.rateLimitBurst, setting: 'rateLimitPerMinute' });
-    }
     const w = write && s.writeRateLimitPerMinute > 0 ? this.bucket(this.writes, id, Math.max(1, s.writeRateLimitBurst), s.writeRateLimitPerMinute) : null;
     if (w && w.available() < 1) {
       const retry = w.waitSeconds(1);

@@ -18,8 +18,6 @@ export interface LimitSettings {
   /** Tool calls running at once, per key and in all. */
   maxConcurrentCallsPerKey: number;
   maxConcurrentCalls: number;
-  /** Largest content a single write call may carry (bytes, summed over its content-like arguments). */
-  maxFileWriteBytes: number;
   /** Audit log: on/off, size of one file before it is rotated, days rotated files are kept, total size kept. */
   auditEnabled: boolean;
   auditMaxFileBytes: number;
@@ -37,7 +35,6 @@ export const LIMIT_DEFAULTS: LimitSettings = {
   authFailureWindowMinutes: 5,
   maxConcurrentCallsPerKey: 16,
   maxConcurrentCalls: 64,
-  maxFileWriteBytes: 10 * 1024 * 1024,
   auditEnabled: true,
   auditMaxFileBytes: 5 * 1024 * 1024,
   auditRetentionDays: 30,
@@ -65,7 +62,6 @@ export const LIMIT_LABELS: Record<keyof LimitSettings, string> = {
   authFailureWindowMinutes: 'Failed sign-in window (minutes)',
   maxConcurrentCallsPerKey: 'Concurrent calls per key',
   maxConcurrentCalls: 'Concurrent calls in all',
-  maxFileWriteBytes: 'Largest write (bytes)',
   auditEnabled: 'Record every call in the audit log',
   auditMaxFileBytes: 'Audit file size before rotation (bytes)',
   auditRetentionDays: 'Keep audit files (days)',
@@ -82,8 +78,9 @@ export const LIMIT_FLAGS: SettingFlag[] = [
   { flag: 'auth-failure-window', key: 'authFailureWindowMinutes', kind: 'int', help: 'that window in minutes (default 5)' },
   { flag: 'max-concurrent-per-key', key: 'maxConcurrentCallsPerKey', kind: 'int', help: 'tool calls one key may run at once (default 16)' },
   { flag: 'max-concurrent', key: 'maxConcurrentCalls', kind: 'int', help: 'tool calls running at once in all (default 64)' },
-  { flag: 'max-file-write', key: 'maxFileWriteBytes', kind: 'int', help: 'largest content one write call may carry, bytes (default 10485760)' },
+  { flag: 'max-file-write', key: 'maxWriteBytes', kind: 'int', help: 'old name of --max-write (the two limits were one; maxWriteBytes)' },
   { flag: 'audit', key: 'auditEnabled', kind: 'string', help: 'on (default) or off: record every tool call in the audit log' },
   { flag: 'audit-max-file', key: 'auditMaxFileBytes', kind: 'int', help: 'rotate the audit log at this size, bytes (default 5242880)' },
   { flag: 'audit-retention-days', key: 'auditRetentionDays', kind: 'int', help: 'delete rotated audit files older than this (default 30)' },
+  { flag: 'audit-max-total', key: 'auditMaxTotalBytes', kind: 'int', help: 'delete the oldest rotated audit files past this total size, bytes (default 52428800)' },
 ];

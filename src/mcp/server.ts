@@ -83,9 +83,33 @@ export async function dispatch(deps: ServerDeps, caller: Caller, tools: ToolDef[
     code = r.code;
     result = refusalResult(r);
   }
-  if (tool) {
-    const bytes = JSON.stringify(result).length;
-    for (const m of deps.middleware) m.after?.({ tool, args, ctx }, { ok: !code, code, ms: deps.now() - started, bytes });
+  // Every call is recorded, refused ones for hidden or unknown tools included (under the tool's own
+  // definition when it exists, else under the name asked for, cut to 64 characters).
+  const seen = tool ?? allTools().find((t) => t.name === name) ?? ({ name: String(name).replace(/[\u0000-\u001f\u007f]/g, '?').slice(0, 64), family: 'unknown' } as unknown as ToolDef);
+  const bytes = JSON.stringify(result).length;
+  for (const m of deps.middleware) {
+    try { m.after?.({ tool: seen, args, ctx }, { ok: !code, code, ms: deps.now() - started, bytes }); } catch { /* recording must not fail the call */ }
+  }
+  return result;
+}
+
+/**
+ * The cheap early path (http/app.ts calls it before the MCP SDK sees a tools/call request): when the
+ * key's daily quota is used up or its general bucket is empty, whatever the tool, the call is refused
+ * here with the same tool result dispatch() would give (code rate_limited / over_quota with
+ * retry_after_seconds) and recorded by the same middleware (audit, daily counters). Null = go on.
+ */
+export function earlyRefusal(deps: ServerDeps, caller: Caller, name: unknown, rawArgs: unknown): CallToolResult | null {
+  const limiter = (deps.services.limits as { limiter?: { precheck(c: Caller): Refusal | null } } | undefined)?.limiter;
+  const r = limiter?.precheck(caller);
+  if (!r) return null;
+  const result = refusalResult(r);
+  const args = (rawArgs && typeof rawArgs === 'object' ? rawArgs : {}) as Record<string, unknown>;
+  const tool = allTools().find((t) => t.name === name) ?? ({ name: String(name).replace(/[\u0000-\u001f\u007f]/g, '?').slice(0, 64), family: 'unknown' } as unknown as ToolDef);
+  const ctx: ToolContext = { deps, caller, vault: new ScopedVault(deps.host, caller.root), signal: new AbortController().signal };
+  const bytes = JSON.stringify(result).length;
+  for (const m of deps.middleware) {
+    try { m.after?.({ tool, args, ctx }, { ok: false, code: r.code, ms: 0, bytes }); } catch { /* recording must not fail the call */ }
   }
   return result;
 }

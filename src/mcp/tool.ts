@@ -6,6 +6,8 @@ import type { ScopedVault } from '../services/scopedVault.js';
 
 /** Tool families a key can have switched off (issue 7); 'write' is also hidden from read-scope keys. */
 export type Family = 'read' | 'search' | 'write' | 'graph' | 'files' | 'admin' | 'llm' | 'transfer' | 'git';
+/** Every tool family, in the order the settings tab and the CLI show them. */
+export const FAMILIES: readonly Family[] = ['read', 'search', 'write', 'graph', 'files', 'admin', 'llm', 'transfer', 'git'];
 
 export interface Caller {
   keyId: string;

@@ -8,7 +8,6 @@ import type { AuditEntry, AuditFilter, AuditLog } from '../audit/log.js';
 import type { LimitServices } from '../limits/feature.js';
 
 export const ACTIVITY_VIEW = 'vault-mcp-activity';
-const SVG = 'http://www.w3.org/2000/svg';
 const COLORS = ['#7c6cf0', '#2fa37a', '#e0823d', '#3b8fd9', '#c94f7c', '#8a9a2e', '#5f6b7a', '#b8860b'];
 
 export interface DayBars { day: string; perKey: { key: string; ok: number; refused: number }[] }
@@ -20,39 +19,37 @@ export function chartData(usage: LimitServices['usage'], days = 14): DayBars[] {
   }));
 }
 
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>, parent?: Element): SVGElementTagNameMap[K] {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  parent?.appendChild(e);
-  return e;
+function svg<K extends keyof SVGElementTagNameMap>(parent: Element, tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
+  const { class: cls, ...attr } = attrs;
+  return parent.createSvg(tag, { attr, ...(cls !== undefined ? { cls: String(cls) } : {}) });
 }
 
 export function drawChart(parent: HTMLElement, data: DayBars[]): void {
   const keys = [...new Set(data.flatMap((d) => d.perKey.map((k) => k.key)))].sort();
   const color = (k: string) => COLORS[keys.indexOf(k) % COLORS.length];
   const max = Math.max(1, ...data.map((d) => d.perKey.reduce((a, k) => a + k.ok + k.refused, 0)));
-  const W = 560, H = 180, pad = 28, bw = (W - pad) / data.length;
-  const root = svg('svg', { viewBox: `0 0 ${W} ${H + 30}`, width: '100%', role: 'img', 'aria-label': 'Calls per day by key, last 14 days' });
-  parent.appendChild(root);
-  const defs = svg('defs', {}, root);
-  const pat = svg('pattern', { id: 'vmcp-hatch', width: 4, height: 4, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' }, defs);
-  svg('rect', { width: 2, height: 4, fill: 'var(--text-error, #d33)' }, pat);
-  svg('text', { x: 0, y: 10, 'font-size': 10, fill: 'currentColor' }, root).textContent = String(max);
+  const W = 560, H = 180, pad = 28, bw = (W - pad) / Math.max(1, data.length);
+  const root = svg(parent, 'svg', { viewBox: `0 0 ${W} ${H + 30}`, width: '100%', role: 'img', 'aria-label': `Calls per day by key, last ${data.length} days`, class: 'vmcp-chart-svg' });
+  const defs = svg(root, 'defs', {});
+  const pat = svg(defs, 'pattern', { id: 'vmcp-hatch', width: 4, height: 4, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' });
+  svg(pat, 'rect', { width: 2, height: 4, class: 'vmcp-hatch-line' });
+  svg(root, 'text', { x: 0, y: 10, 'font-size': 10, class: 'vmcp-axis' }).setText(String(max));
   data.forEach((d, i) => {
     let y = H;
     const x = pad + i * bw + 2;
     for (const k of [...d.perKey].sort((a, b) => a.key.localeCompare(b.key))) {
       const h = (k.ok / max) * (H - 14);
       y -= h;
-      svg('rect', { x, y, width: bw - 4, height: h, fill: color(k.key) }, root).appendChild(document.createElementNS(SVG, 'title')).textContent = `${d.day} ${k.key}: ${k.ok} ok`;
+      svg(svg(root, 'rect', { x, y, width: bw - 4, height: h, fill: color(k.key), class: 'vmcp-bar', 'data-key': k.key, 'data-day': d.day }), 'title', {}).setText(`${d.day} ${k.key}: ${k.ok} ok`);
     }
     const refused = d.perKey.reduce((a, k) => a + k.refused, 0);
     if (refused) {
       const h = (refused / max) * (H - 14);
       y -= h;
-      svg('rect', { x, y, width: bw - 4, height: h, fill: 'url(#vmcp-hatch)' }, root).appendChild(document.createElementNS(SVG, 'title')).textContent = `${d.day}: ${refused} refused`;
+      svg(svg(root, 'rect', { x, y, width: bw - 4, height: h, fill: 'url(#vmcp-hatch)', class: 'vmcp-bar-refused', 'data-day': d.day }), 'title', {}).setText(`${d.day}: ${refused} refused`);
+      svg(root, 'text', { x: x + (bw - 4) / 2, y: Math.max(9, y - 2), 'font-size': 8, 'text-anchor': 'middle', class: 'vmcp-refused-count' }).setText(String(refused));
     }
-    svg('text', { x: x + (bw - 4) / 2, y: H + 12, 'font-size': 9, 'text-anchor': 'middle', fill: 'currentColor' }, root).textContent = d.day.slice(5);
+    svg(root, 'text', { x: x + (bw - 4) / 2, y: H + 12, 'font-size': 9, 'text-anchor': 'middle', class: 'vmcp-axis' }).setText(d.day.slice(5));
   });
   const legend = parent.createDiv({ cls: 'vmcp-legend' });
   for (const k of keys) {
@@ -67,7 +64,7 @@ export function drawChart(parent: HTMLElement, data: DayBars[]): void {
 export class ActivityView extends ItemView {
   private filter: AuditFilter = {};
   private off: (() => void)[] = [];
-  private timer: number | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(leaf: WorkspaceLeaf, private readonly deps: () => ServerDeps | null) {
     super(leaf);
@@ -85,7 +82,8 @@ export class ActivityView extends ItemView {
   override async onClose(): Promise<void> {
     for (const f of this.off) f();
     this.off = [];
-    if (this.timer !== null) window.clearTimeout(this.timer);
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
   }
 
   /** Called by main.ts after the server (re)starts, so the view follows the new runtime. */
@@ -102,7 +100,7 @@ export class ActivityView extends ItemView {
     // Re-render at most twice a second however busy the server is.
     this.off.push(audit.onEntry(() => {
       if (this.timer !== null) return;
-      this.timer = window.setTimeout(() => { this.timer = null; this.render(); }, 500);
+      this.timer = setTimeout(() => { this.timer = null; this.render(); }, 500);
     }));
   }
 

@@ -7,7 +7,7 @@ import type { Settings } from '../core/settings.js';
 import type { KeyRecord } from '../core/keys.js';
 import type { KeyStore } from '../services/keyStore.js';
 import type { ServerDeps } from '../mcp/deps.js';
-import type { Family } from '../mcp/tool.js';
+import { FAMILIES } from '../mcp/tool.js';
 import { callerFor } from '../http/app.js';
 import { permittedTools, toolListing } from '../mcp/server.js';
 import { normalizeFolderPath } from '../core/paths.js';
@@ -15,7 +15,7 @@ import { LIMIT_DEFAULTS, LIMIT_LABELS, limitSettings, type LimitSettings } from 
 import { quotaOf } from '../limits/limiter.js';
 import type { LimitServices } from '../limits/feature.js';
 
-export const FAMILIES: Family[] = ['read', 'search', 'write', 'graph', 'files', 'admin', 'llm', 'transfer', 'git'];
+export { FAMILIES };
 
 export interface KeyLimitsController {
   settings: Settings;
@@ -24,14 +24,30 @@ export interface KeyLimitsController {
   /** runtime.deps of the running server, or null when it is off. */
   deps(): ServerDeps | null;
   redisplay(): void;
+  /** One line on the server's state (statusTooltip); without it the section says running or off. */
+  serverState?(): string;
 }
 
-/** Characters of the tools/list answer this key gets (what an agent pays in context), or null when the server is off. */
-export function toolsListSize(deps: ServerDeps | null, rec: KeyRecord): { tools: number; chars: number } | null {
+/**
+ * Size of the tools/list answer this key gets (what an agent pays in context): tools, characters,
+ * UTF-8 bytes and a token estimate (bytes / 4, the usual rule of thumb for JSON), or null when the
+ * server is off.
+ */
+export function toolsListSize(deps: ServerDeps | null, rec: KeyRecord): { tools: number; chars: number; bytes: number; tokens: number } | null {
   if (!deps) return null;
   const tools = permittedTools(deps, callerFor(rec));
-  return { tools: tools.length, chars: JSON.stringify({ tools: tools.map((t) => toolListing(t, deps)) }).length };
+  const json = JSON.stringify({ tools: tools.map((t) => toolListing(t, deps)) });
+  const bytes = new TextEncoder().encode(json).length;
+  return { tools: tools.length, chars: json.length, bytes, tokens: Math.ceil(bytes / 4) };
 }
+
+/** Server-wide size and mode settings shown with the limits (the read cap sits higher up in the tab). */
+const SIZE_ROWS: { key: 'maxFileReadBytes' | 'maxWriteBytes' | 'maxRequestBytes' | 'sessionIdleMinutes'; name: string; desc: string; min: number }[] = [
+  { key: 'maxFileReadBytes', name: 'Largest file read (bytes)', desc: 'read_file refuses larger files (payload_too_large, setting maxFileReadBytes).', min: 1 },
+  { key: 'maxWriteBytes', name: 'Largest file write (bytes)', desc: 'A write that would produce a larger file, or carries more content, is refused (payload_too_large, setting maxWriteBytes).', min: 1 },
+  { key: 'maxRequestBytes', name: 'Largest request body (bytes)', desc: 'Larger HTTP bodies get 413 (setting maxRequestBytes).', min: 1024 },
+  { key: 'sessionIdleMinutes', name: 'Idle session timeout (minutes)', desc: 'MCP sessions idle this long are closed.', min: 1 },
+];
 
 const when = (t: number | null | undefined) => (t ? new Date(t).toLocaleString() : 'never');
 const dateOnly = (t: number | null | undefined) => (t ? new Date(t).toISOString().slice(0, 10) : '');
@@ -47,16 +63,25 @@ export function renderKeyLimits(el: HTMLElement, c: KeyLimitsController): void {
   };
 
   new Setting(el).setName('Key restrictions').setHeading();
-  el.createEl('p', { cls: 'setting-item-description', text: `Server: ${deps ? 'running' : 'off'}. Limits apply per key; a key confined to a folder sees and touches nothing outside it.` });
+  el.createEl('p', { cls: 'setting-item-description vmcp-server-state', text: `Server: ${(c.serverState?.() ?? (deps ? 'running' : 'off')).replace(/\.$/, '')}${c.settings.readOnly ? ' · read-only mode' : ''}. Limits apply per key; a key confined to a folder sees and touches nothing outside it.` });
   for (const r of store.list().filter((k) => !k.ephemeral && !k.revoked)) {
     const quota = quotaOf(r, ls);
     const today = limits?.usage.todayCounts(r.id);
     const size = toolsListSize(deps, r);
     const box = el.createDiv({ cls: 'vmcp-key-limits' });
+    box.setAttr('data-key', r.name);
     new Setting(box).setName(r.name).setHeading().setDesc(
       `Today: ${today?.admitted ?? 0} of ${quota || '∞'} calls${today?.refused ? `, ${today.refused} refused` : ''} · last used ${when(r.lastUsed)}` +
-      (size ? ` · tools/list: ${size.tools} tools, ${size.chars.toLocaleString()} characters` : ''),
+      (size ? ` · tools/list: ${size.tools} tools, ${size.bytes.toLocaleString()} bytes (≈${size.tokens.toLocaleString()} tokens)` : ' · tools/list size: start the server to measure'),
     );
+    if (quota > 0) {
+      const used = Math.min(1, (today?.admitted ?? 0) / quota);
+      const meter = box.createDiv({ cls: 'vmcp-quota', attr: { role: 'meter', 'aria-valuemin': '0', 'aria-valuemax': String(quota), 'aria-valuenow': String(today?.admitted ?? 0), 'aria-label': `${r.name}: calls today against its quota` } });
+      meter.createDiv({ cls: `vmcp-quota-fill${used >= 0.9 ? ' vmcp-quota-high' : ''}`, attr: { style: `width:${(used * 100).toFixed(1)}%` } });
+    }
+    new Setting(box).setName('Scope').setDesc('Read-only keys do not even see the write tools.')
+      .addDropdown((d) => d.addOption('read', 'Read only').addOption('readwrite', 'Read and write').setValue(r.scope)
+        .onChange(async (v) => { await update(r.name, { scope: v === 'readwrite' ? 'readwrite' : 'read' }); }));
     let root = r.root ?? '';
     new Setting(box).setName('Root folder').setDesc('Vault-relative folder this key is confined to; empty = the whole vault.')
       .addText((t) => t.setPlaceholder('(whole vault)').setValue(root).onChange((v) => { root = v; }))
@@ -91,6 +116,15 @@ export function renderKeyLimits(el: HTMLElement, c: KeyLimitsController): void {
 
   new Setting(el).setName('Limits').setHeading();
   const set = async (patch: Partial<Settings>) => { Object.assign(c.settings, patch); await c.saveSettings(); };
+  new Setting(el).setName('Read-only mode').setDesc('No key sees or may call a write tool, whatever its scope (setting readOnly). Applies from the next request.')
+    .addToggle((t) => t.setValue(!!c.settings.readOnly).onChange(async (v) => { await set({ readOnly: v }); c.redisplay(); }));
+  for (const row of SIZE_ROWS) {
+    new Setting(el).setName(row.name).setDesc(`${row.desc} Setting ${row.key}.`)
+      .addText((t) => t.setValue(String(c.settings[row.key])).onChange(async (v) => {
+        const n = Number(v.trim());
+        if (/^\d+$/.test(v.trim()) && n >= row.min) await set({ [row.key]: n });
+      }));
+  }
   for (const k of Object.keys(LIMIT_DEFAULTS) as (keyof LimitSettings)[]) {
     const def = LIMIT_DEFAULTS[k];
     const row = new Setting(el).setName(LIMIT_LABELS[k]).setDesc(`Setting ${k}; default ${typeof def === 'boolean' ? (def ? 'on' : 'off') : def.toLocaleString()}.`);

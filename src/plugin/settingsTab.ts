@@ -11,6 +11,10 @@ import { copyText } from './clipboard.js';
 import type { SemanticService } from '../semantic/service.js';
 import { renderSemanticSettings } from './semanticSettings.js';
 import { renderLlmSettings, secretsOf } from './llmSettings.js';
+import { renderSearchSettings, type KeywordSettingsTarget } from './searchSettings.js';
+import { renderImportSettings } from './importSettings.js';
+import { renderKeyLimits } from './keySettings.js';
+import type { ServerDeps } from '../mcp/deps.js';
 
 /** What the tab needs from the plugin, and nothing else. */
 export interface SettingsController {
@@ -26,6 +30,8 @@ export interface SettingsController {
   connectUrl(): string;
   /** The running server's semantic service, or null when the server is off. */
   semantic(): SemanticService | null;
+  /** The running server's deps (limits, audit, tools), or null when it is off. */
+  serverDeps(): ServerDeps | null;
   /** The plugin's data folder (absolute). */
   readonly dataDir: string;
 }
@@ -106,15 +112,21 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 
     new Setting(el).setName('API keys').setHeading();
     const keysEl = el.createDiv({ cls: 'vmcp-keys' });
-    this.rendered = this.renderKeys(keysEl).catch((e) => {
-      keysEl.createDiv({ cls: 'vmcp-warning', text: `Could not read the keys: ${(e as Error).message}` });
-    });
-
-    // Sections owned by their features (they render below the keys, which fill in asynchronously).
+    // Per-key restrictions, usage and the limits: rendered once the keys are loaded.
+    const limitsEl = el.createDiv({ cls: 'vmcp-limits' });
     const redisplay = () => this.display();
     const save = () => c.saveSettings();
+    this.rendered = this.renderKeys(keysEl)
+      .then(() => renderKeyLimits(limitsEl, { settings: s, saveSettings: save, keys: () => c.keys(), deps: () => c.serverDeps(), redisplay, serverState: () => statusTooltip(c.state) }))
+      .catch((e) => {
+        keysEl.createDiv({ cls: 'vmcp-warning', text: `Could not read the keys: ${(e as Error).message}` });
+      });
+
+    // Sections owned by their features (they render below the keys, which fill in asynchronously).
     this.stopSections = renderSemanticSettings(el.createDiv(), { settings: s, saveSettings: save, semantic: () => c.semantic(), dataDir: c.dataDir, redisplay });
     renderLlmSettings(el.createDiv(), { settings: s, saveSettings: save, secrets: secretsOf(this.app), redisplay });
+    renderSearchSettings(el.createDiv(), { settings: s, saveSettings: save, keyword: () => (c.serverDeps()?.services.keyword as KeywordSettingsTarget | undefined) ?? null });
+    renderImportSettings(el.createDiv(), { settings: s, saveSettings: save });
   }
 
   private async renderKeys(el: HTMLElement): Promise<void> {

@@ -23,17 +23,26 @@ export function statusText(state: ServerState, statuses: IndexStatus[] = []): st
     case 'error': return 'MCP: error';
     case 'on': {
       const n = pendingWork(statuses);
-      return `MCP: on :${state.port}${n > 0 ? ` · indexing ${n}` : ''}`;
+      if (n <= 0) return `MCP: on :${state.port}`;
+      // Progress of the indexes still working: notes indexed of indexed + pending.
+      const busy = statuses.filter((s) => s.state === 'building' || s.state === 'loading');
+      const done = busy.reduce((k, s) => k + s.indexed, 0);
+      return `MCP: on :${state.port} · indexing ${n}${done > 0 ? ` (${done}/${done + n})` : ''}`;
     }
   }
 }
 
-/** Tooltip with the detail the short text leaves out. */
-export function statusTooltip(state: ServerState): string {
+/** One line per index, as get_index_status reports it: "keyword: building, 300 indexed, 12 pending". */
+export function indexLines(statuses: IndexStatus[]): string[] {
+  return statuses.map((s) => `${s.name}: ${s.state}, ${s.indexed} indexed, ${s.pending} pending${s.skipped ? `, ${s.skipped} skipped` : ''}${s.detail ? ` (${s.detail})` : ''}`);
+}
+
+/** Tooltip with the detail the short text leaves out (per-index progress when statuses are given). */
+export function statusTooltip(state: ServerState, statuses: IndexStatus[] = []): string {
   switch (state.kind) {
     case 'off': return 'Vault MCP Server is stopped. Run "Vault MCP Server: Start server" or turn it on in the settings.';
     case 'starting': return 'Vault MCP Server is starting.';
-    case 'on': return `Vault MCP Server listening on port ${state.port}.`;
+    case 'on': return [`Vault MCP Server listening on port ${state.port}.`, ...indexLines(statuses)].join('\n');
     case 'port-busy': return `Port ${state.port} is in use by another program. Change the port in the Vault MCP Server settings.`;
     case 'locked': case 'error': return state.message;
   }

@@ -1,7 +1,7 @@
 // The MiniSearch index: one document per note, fields title / aliases / headings / tags / body with
 // per-field boosts, and the query execution (AND rows first, then partial rows, exclusions, phrases).
 // Pure of I/O except through the `readText` callback used to verify phrases.
-import MiniSearch, { type Query, type SearchResult } from 'minisearch';
+import MiniSearch from 'minisearch';
 import type { Analyzer } from './analyzer.js';
 import { terms, tokenize } from './text.js';
 import type { Alt, ParsedQuery } from './query.js';
@@ -112,6 +112,45 @@ export function loadMiniSearch(json: string, analyzer: Analyzer): MiniSearch<Ind
 
 const changed = new WeakSet<MiniSearch<IndexedDoc>>();
 
+/**
+ * MiniSearch's add() (same ids, field lengths, stored fields and term frequencies), but each distinct
+ * term of a field is looked up in the term tree once with its count, not once per occurrence.
+ */
+export function addDoc(ms: MiniSearch<IndexedDoc>, doc: IndexedDoc, analyzer: Analyzer): void {
+  const ix = ms as unknown as {
+    _idToShortId: Map<string, number>;
+    _fieldIds: Record<string, number>;
+    _documentCount: number;
+    _index: { fetch(t: string, make: () => Map<number, Map<number, number>>): Map<number, Map<number, number>> };
+    addDocumentId(id: string): number;
+    saveStoredFields(short: number, doc: IndexedDoc): void;
+    addFieldLength(short: number, fieldId: number, count: number, length: number): void;
+  };
+  if (ix._idToShortId.has(doc.id)) throw new Error(`MiniSearch: duplicate ID ${doc.id}`);
+  const short = ix.addDocumentId(doc.id);
+  ix.saveStoredFields(short, doc);
+  const counts = new Map<string, number>();
+  for (const field of FIELDS) {
+    const value = doc[field];
+    if (value == null) continue;
+    counts.clear();
+    for (const t of terms(String(value), analyzer, !!KEEP_STOP[field])) counts.set(t, (counts.get(t) ?? 0) + 1);
+    const fid = ix._fieldIds[field];
+    ix.addFieldLength(short, fid, ix._documentCount - 1, counts.size);
+    for (const [t, n] of counts) {
+      if (!t) continue;
+      const data = ix._index.fetch(t, newFieldMap);
+      let postings = data.get(fid);
+      if (!postings) { postings = new Map(); data.set(fid, postings); }
+      postings.set(short, (postings.get(short) ?? 0) + n);
+    }
+  }
+  changed.add(ms);
+}
+const newFieldMap = () => new Map<number, Map<number, number>>();
+
+
+
 /** Call after adding, replacing or discarding documents (the next query re-derives field lengths). */
 export function markChanged(ms: MiniSearch<IndexedDoc>): void {
   changed.add(ms);
@@ -125,17 +164,28 @@ export function markChanged(ms: MiniSearch<IndexedDoc>): void {
 function fixAverageFieldLengths(ms: MiniSearch<IndexedDoc>): void {
   if (!changed.has(ms)) return;
   changed.delete(ms);
-  const internals = ms as unknown as { _fieldLength: Map<number, number[]>; _avgFieldLength: number[]; _fieldIds: Record<string, number> };
-  const sums = new Array<number>(FIELDS.length).fill(0);
-  const counts = new Array<number>(FIELDS.length).fill(0);
-  for (const lengths of internals._fieldLength.values()) {
-    for (let f = 0; f < lengths.length; f++) { const l = lengths[f]; if (l) { sums[f] += l; counts[f]++; } }
+  const internals = ms as unknown as { _fieldLength: Map<number, number[]>; _avgFieldLength: number[]; _fieldIds: Record<string, number>; _nextId: number };
+  const nf = FIELDS.length;
+  const sums = new Array<number>(nf).fill(0);
+  const counts = new Array<number>(nf).fill(0);
+  // The same pass fills the flat per-note field lengths the query loop reads (0 = not a live note).
+  const lengthsOf = new Uint32Array(internals._nextId * nf);
+  const live = new Uint8Array(internals._nextId);
+  for (const [doc, lengths] of internals._fieldLength) {
+    live[doc] = 1;
+    for (let f = 0; f < lengths.length; f++) { const l = lengths[f]; if (l) { sums[f] += l; counts[f]++; if (f < nf) lengthsOf[doc * nf + f] = l; } }
   }
   for (const name of FIELDS) {
     const f = internals._fieldIds[name];
     if (f !== undefined && counts[f]) internals._avgFieldLength[f] = sums[f] / counts[f];
   }
+  flat.set(ms, { lengths: lengthsOf, live });
 }
+
+/** Per index: field lengths as one flat array (note × field) and which short ids are live notes. */
+const flat = new WeakMap<MiniSearch<IndexedDoc>, { lengths: Uint32Array; live: Uint8Array }>();
+/** Per index: analyzed title terms by short id (a short id always names the same note version). */
+const titlesById = new WeakMap<MiniSearch<IndexedDoc>, (string[] | undefined)[]>();
 
 function leafKey(term: string, prefix: boolean): string {
   return `${prefix ? 'p' : 't'}:${term}`;
@@ -153,71 +203,328 @@ export function containsPhrase(text: string, alt: Alt, analyzer: Analyzer): bool
   return false;
 }
 
-export async function runQuery(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, analyzer: Analyzer, opts: SearchOptions = {}): Promise<Hit[]> {
-  if (!q.clauses.length) return [];
-  fixAverageFieldLengths(ms);
-  const positiveLeaves = q.leaves.filter((l) => q.clauses.some((c) => c.alts.some((a) => (a.kind === 'prefix') === l.prefix && a.terms.includes(l.term))));
-  const subqueries: Query[] = positiveLeaves.map((l) => {
-    const w = (l.weight > 1 ? l.weight ** SCORING.qtf : 1) * (l.prefix ? 1 : idfScale(ms, l.term));
-    return { queries: [l.term], prefix: l.prefix, combineWith: 'OR', ...(w !== 1 ? { boostTerm: () => w } : {}) };
-  });
-  const accept = opts.accept;
-  const raw: SearchResult[] = ms.search({ combineWith: 'OR', queries: subqueries }, {
-    boost: BOOSTS,
-    bm25: BM25,
-    ...(accept ? { filter: (r: SearchResult) => accept(r.id as string) } : {}),
-  });
-  if (!raw.length) return [];
-  // Exclusions: notes containing any excluded alt.
-  let excluded: Set<string> | null = null;
-  if (q.excluded.length) {
-    excluded = new Set();
-    for (const alt of q.excluded) {
-      const sub: Query = { combineWith: 'AND', queries: alt.terms.map((t) => ({ queries: [t], prefix: alt.kind === 'prefix' })) };
-      for (const r of ms.search(sub, {})) excluded.add(r.id as string);
+interface Internals {
+  _index: { get(t: string): Map<number, Map<number, number>> | undefined; atPrefix(p: string): Iterable<[string, Map<number, Map<number, number>>]> };
+  _documentIds: Map<number, string>;
+  _fieldLength: Map<number, number[]>;
+  _avgFieldLength: number[];
+  _fieldIds: Record<string, number>;
+  _storedFields: Map<number, Record<string, unknown> | undefined>;
+  _documentCount: number;
+  _nextId: number;
+}
+
+/** MiniSearch's prefix weighting: an expansion counts less the longer it is than the prefix. */
+const PREFIX_WEIGHT = 0.375;
+
+/** Index terms a leaf stands for: the term itself, plus (prefix leaves) every longer indexed term starting with it. */
+function expansions(ix: Internals, term: string, prefix: boolean): { term: string; weight: number; data: Map<number, Map<number, number>> }[] {
+  const out: { term: string; weight: number; data: Map<number, Map<number, number>> }[] = [];
+  const exact = ix._index.get(term);
+  if (exact) out.push({ term, weight: 1, data: exact });
+  if (prefix) {
+    for (const [t, data] of ix._index.atPrefix(term)) {
+      const distance = t.length - term.length;
+      if (!distance) continue;
+      out.push({ term: t, weight: (PREFIX_WEIGHT * t.length) / (t.length + 0.3 * distance), data });
     }
   }
+  return out;
+}
+
+/** Notes (short ids) containing every term of an alt, in any field. */
+function altDocs(ix: Internals, alt: Alt): Set<number> {
+  let acc: Set<number> | null = null;
+  for (const t of alt.terms) {
+    const docs = new Set<number>();
+    for (const e of expansions(ix, t, alt.kind === 'prefix')) for (const fm of e.data.values()) for (const d of fm.keys()) if (!acc || acc.has(d)) docs.add(d);
+    acc = docs;
+    if (!acc.size) break;
+  }
+  return acc ?? new Set();
+}
+
+/** Title / alias term lists, cached per analyzer (a note's title is re-analyzed once, not per query). */
+const titleTermCache = new WeakMap<Analyzer, Map<string, string[]>>();
+function titleTerms(title: string, analyzer: Analyzer): string[] {
+  let m = titleTermCache.get(analyzer);
+  if (!m) { m = new Map(); titleTermCache.set(analyzer, m); }
+  let tt = m.get(title);
+  if (!tt) {
+    tt = [...new Set(terms(title, analyzer))];
+    if (m.size >= 400_000) m.clear();
+    m.set(title, tt);
+  }
+  return tt;
+}
+
+/** titleMatch with the query's leaves worked out once (same result). */
+function titleMatchFast(tt: string[], leaves: { term: string; prefix: boolean }[]): number {
+  if (!tt.length || !leaves.length) return 0;
+  let qHit = 0;
+  let tHit = 0;
+  const seen = tt.length <= 31 ? null : new Set<number>();
+  let mask = 0;
+  for (const l of leaves) {
+    let found = false;
+    for (let i = 0; i < tt.length; i++) {
+      const t = tt[i];
+      if (l.prefix ? t.startsWith(l.term) : t === l.term) {
+        found = true;
+        if (seen) { if (!seen.has(i)) { seen.add(i); tHit++; } } else if (!(mask & (1 << i))) { mask |= 1 << i; tHit++; }
+      }
+    }
+    if (found) qHit++;
+  }
+  return (qHit / leaves.length) * (tHit / tt.length);
+}
+
+/** Sort position of a hit relative to a cursor: full matches first, then score descending, then path. */
+export interface HitKey { matchedAll: boolean; score: number; path: string }
+
+export interface PageOptions extends SearchOptions {
+  /** Rows wanted (default: every match). */
+  limit?: number;
+  /** Only rows sorting strictly after this one (the previous page's last row). */
+  after?: HitKey;
+}
+
+export interface QueryPage {
+  /** The requested page, in rank order. */
+  hits: Hit[];
+  /** Matching notes (filters and exclusions applied), all pages. */
+  total: number;
+  /** Of those, notes matching every clause. */
+  totalAll: number;
+  /** Matches ranked before the page (those up to and including `after`). */
+  offset: number;
+}
+
+/** Every matching note, ranked (AND rows first, then partial rows). */
+export async function runQuery(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, analyzer: Analyzer, opts: SearchOptions = {}): Promise<Hit[]> {
+  return (await runQueryPage(ms, q, analyzer, opts)).hits;
+}
+
+/**
+ * Scores every note that has a query term straight from MiniSearch's postings (the same BM25 per field,
+ * boosts, prefix weights and per-term boosts MiniSearch's own OR search applies), into flat arrays:
+ * no per-match objects. Only the requested page is selected (not the whole list sorted) and turned
+ * into Hit rows, so a query matching most of a large vault costs one pass over its postings.
+ */
+export async function runQueryPage(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, analyzer: Analyzer, opts: PageOptions = {}): Promise<QueryPage> {
+  const none: QueryPage = { hits: [], total: 0, totalAll: 0, offset: 0 };
+  if (!q.clauses.length) return none;
+  if (!flat.has(ms)) changed.add(ms);
+  fixAverageFieldLengths(ms);
+  const ix = ms as unknown as Internals;
+  const { lengths: lens, live } = flat.get(ms)!;
+  const NF = FIELDS.length;
+  let titleCache = titlesById.get(ms);
+  if (!titleCache) { titleCache = []; titlesById.set(ms, titleCache); }
+  const positiveLeaves = q.leaves.filter((l) => q.clauses.some((c) => c.alts.some((a) => (a.kind === 'prefix') === l.prefix && a.terms.includes(l.term))));
+  const L = positiveLeaves.length;
+  const W = Math.max(1, Math.ceil(L / 32));
+  const size = ix._nextId;
+  const scores = new Float64Array(size);
+  const fieldMask = new Uint8Array(size);
+  const leafMask = new Uint32Array(size * W);
+  const touched: number[] = [];
+  const N = ix._documentCount;
+  const { k, b, d } = BM25;
+  const fieldIds = FIELDS.map((f) => ix._fieldIds[f]);
+  const expanded: { leaf: number; term: string; data: Map<number, Map<number, number>> }[] = [];
+  for (let li = 0; li < L; li++) {
+    const l = positiveLeaves[li];
+    const boostTerm = (l.weight > 1 ? l.weight ** SCORING.qtf : 1) * (l.prefix ? 1 : idfScale(ms, l.term));
+    const word = li >> 5;
+    const bit = 1 << (li & 31);
+    for (const e of expansions(ix, l.term, l.prefix)) {
+      expanded.push({ leaf: li, term: e.term, data: e.data });
+      for (let f = 0; f < FIELDS.length; f++) {
+        const fid = fieldIds[f];
+        const postings = e.data.get(fid);
+        if (!postings) continue;
+        const n = postings.size;
+        const idf = Math.log(1 + (N - n + 0.5) / (n + 0.5));
+        const avg = ix._avgFieldLength[fid];
+        const w = e.weight * boostTerm * BOOSTS[FIELDS[f]];
+        const fbit = 1 << f;
+        const add = (doc: number, tf: number) => {
+          if (!live[doc]) return; // discarded, not yet vacuumed
+          const s = w * idf * (d + (tf * (k + 1)) / (tf + k * (1 - b + (b * lens[doc * NF + fid]) / avg)));
+          if (!fieldMask[doc]) touched.push(doc);
+          scores[doc] += s;
+          fieldMask[doc] |= fbit;
+          leafMask[doc * W + word] |= bit;
+        };
+        const packed = (postings as { pairs?: Uint32Array | null }).pairs;
+        if (packed) for (let i = 0; i < packed.length; i += 2) add(packed[i], packed[i + 1]);
+        else for (const [doc, tf] of postings) add(doc, tf);
+      }
+    }
+  }
+  if (!touched.length) return none;
+  // Exclusions: notes containing any excluded alt.
+  let excluded: Set<number> | null = null;
+  if (q.excluded.length) {
+    excluded = new Set();
+    for (const alt of q.excluded) for (const doc of altDocs(ix, alt)) excluded.add(doc);
+  }
+  // Clauses as leaf indexes.
+  const leafIndex = new Map<string, number>();
+  positiveLeaves.forEach((l, i) => leafIndex.set(leafKey(l.term, l.prefix), i));
+  const clauses = q.clauses.map((c) => c.alts.map((a) => ({ alt: a, leaves: a.terms.map((t) => leafIndex.get(leafKey(t, a.kind === 'prefix')) ?? -1) })));
+  const simple = W === 1 && clauses.every((c) => c.length === 1 && c[0].alt.kind !== 'phrase' && c[0].leaves.every((li) => li >= 0));
+  let simpleMask = 0;
+  if (simple) for (const c of clauses) for (const li of c[0].leaves) simpleMask |= 1 << li;
+  simpleMask >>>= 0;
+  const has = (doc: number, li: number) => li >= 0 && (leafMask[doc * W + (li >> 5)] & (1 << (li & 31))) !== 0;
   const phraseAlts = q.clauses.flatMap((c) => c.alts).filter((a) => a.kind === 'phrase');
-  const hits: (Hit & { phraseCheck: Alt[][] })[] = [];
-  for (const r of raw) {
-    const path = r.id as string;
-    if (excluded?.has(path)) continue;
-    // queryTerms are the leaf strings that matched; prefix and exact leaves share strings rarely enough.
-    const matched = new Set<string>();
-    for (const t of r.queryTerms) { matched.add(leafKey(t, false)); matched.add(leafKey(t, true)); }
-    const altOk = (a: Alt) => a.terms.every((t) => matched.has(leafKey(t, a.kind === 'prefix')));
+  const titleLeaves = q.leaves.filter((l) => q.clauses.some((c) => c.alts.some((a) => a.terms.includes(l.term))));
+  const titleOrAlias = (1 << FIELDS.indexOf('title')) | (1 << FIELDS.indexOf('aliases'));
+  const titleBit = 1 << FIELDS.indexOf('title');
+  const aliasBit = 1 << FIELDS.indexOf('aliases');
+  const matchedAll = new Uint8Array(size);
+  const cands: number[] = [];
+  const phraseNeeds = new Map<number, Alt[][]>();
+  const accept = opts.accept;
+  for (const doc of touched) {
+    if (excluded?.has(doc)) continue;
+    const path = ix._documentIds.get(doc);
+    if (path === undefined) continue;
+    if (accept && !accept(path)) continue;
     let all = true;
-    const phraseCheck: Alt[][] = [];
-    for (const c of q.clauses) {
-      const ok = c.alts.filter(altOk);
-      if (!ok.length) { all = false; break; }
-      if (ok.every((a) => a.kind === 'phrase')) phraseCheck.push(ok);
+    let phraseCheck: Alt[][] | null = null;
+    if (simple) {
+      // One word alt per clause, at most 32 leaves: every clause's bits present.
+      all = ((leafMask[doc] & simpleMask) >>> 0) === simpleMask;
+    } else {
+      for (const c of clauses) {
+        const ok: Alt[] = [];
+        for (const a of c) if (a.leaves.every((li) => has(doc, li))) ok.push(a.alt);
+        if (!ok.length) { all = false; break; }
+        if (ok.every((a) => a.kind === 'phrase')) (phraseCheck ??= []).push(ok);
+      }
     }
-    const fields = new Set<Field>();
-    for (const fs of Object.values(r.match)) for (const f of fs) fields.add(f as Field);
-    // MiniSearch multiplies by the number of matched query terms; keep a milder coordination factor.
-    const n = r.queryTerms.length || 1;
-    let score = (r.score / n) * (1 + SCORING.coord * (n - 1));
-    if (fields.has('title') || fields.has('aliases')) {
-      let best = fields.has('title') ? titleMatch(noteTitle(path), q, analyzer) : 0;
-      if (fields.has('aliases') && typeof r.aliases === 'string') for (const a of r.aliases.split('\n')) best = Math.max(best, titleMatch(a, q, analyzer));
-      score *= 1 + SCORING.titleBonus * best ** SCORING.titlePower;
+    if (SCORING.coord) {
+      // Coordination bonus per extra matched query term (0 by default).
+      let n = 0;
+      for (let li = 0; li < L; li++) if (has(doc, li)) n++;
+      scores[doc] *= 1 + SCORING.coord * (Math.max(1, n) - 1);
     }
-    hits.push({ path, score, matchedAll: all, fields: [...fields], terms: r.terms, phraseCheck: all ? phraseCheck : [] });
+    if (all) matchedAll[doc] = 1;
+    if (all && phraseCheck) phraseNeeds.set(doc, phraseCheck);
+    cands.push(doc);
+  }
+  // Title / alias bonus: score × (1 + titleBonus × match³), match ≤ 1.
+  const titleBonus = (doc: number) => {
+    const fm = fieldMask[doc];
+    if (!(fm & titleOrAlias)) return;
+    const path = ix._documentIds.get(doc)!;
+    let best = fm & titleBit ? titleMatchFast(titleCache[doc] ??= [...new Set(terms(noteTitle(path), analyzer))], titleLeaves) : 0;
+    if (fm & aliasBit) {
+      const aliases = ix._storedFields.get(doc)?.aliases;
+      if (typeof aliases === 'string') for (const a of aliases.split('\n')) best = Math.max(best, titleMatchFast(titleTerms(a, analyzer), titleLeaves));
+    }
+    scores[doc] *= 1 + SCORING.titleBonus * best ** SCORING.titlePower;
+  };
+  const want = opts.limit ?? Infinity;
+  if (!Number.isFinite(want) || opts.after || phraseAlts.length || SCORING.titleBonus < 0 || want >= cands.length) {
+    for (const doc of cands) titleBonus(doc);
+  } else {
+    // Only the page is needed: a note can reach it only if its best possible score (the bonus at its
+    // maximum) is at least the want-th best score before any bonus (a bonus never lowers a score).
+    // Full matches rank first, so the partial ones matter only when the full ones do not fill the page.
+    let nAll = 0;
+    for (const doc of cands) nAll += matchedAll[doc];
+    const maxFactor = 1 + SCORING.titleBonus;
+    const bar = (group: number, k: number) => {
+      const top: number[] = []; // k largest base scores, descending
+      for (const doc of cands) {
+        if (matchedAll[doc] !== group) continue;
+        const v = scores[doc];
+        if (top.length >= k && v <= top[top.length - 1]) continue;
+        let lo = 0;
+        let hi = top.length;
+        while (lo < hi) { const mid = (lo + hi) >> 1; if (top[mid] >= v) lo = mid + 1; else hi = mid; }
+        top.splice(lo, 0, v);
+        if (top.length > k) top.pop();
+      }
+      return top.length < k ? -Infinity : top[top.length - 1];
+    };
+    const barAll = nAll >= want ? bar(1, want) : -Infinity;
+    const barAny = nAll >= want ? Infinity : bar(0, want - nAll);
+    // A title term matching a query leaf implies the note matched that leaf, so the share of leaves the
+    // note matched at all bounds the title match (and the bonus) from above.
+    const tl = titleLeaves.map((l) => leafIndex.get(leafKey(l.term, l.prefix)) ?? -1);
+    const bound = (doc: number) => {
+      if (!tl.length) return 1;
+      let n = 0;
+      for (const li of tl) if (li < 0 || has(doc, li)) n++;
+      return 1 + SCORING.titleBonus * (n / tl.length) ** SCORING.titlePower;
+    };
+    for (const doc of cands) {
+      const threshold = matchedAll[doc] ? barAll : barAny;
+      if (threshold === -Infinity) { titleBonus(doc); continue; }
+      const base = scores[doc];
+      if (!(fieldMask[doc] & titleOrAlias)) continue;
+      if (base * maxFactor < threshold) continue;
+      if (SCORING.titlePower >= 0 && base * bound(doc) < threshold) continue;
+      titleBonus(doc);
+    }
   }
   // Phrases: verify word adjacency on the text of the candidates that need it (bounded).
   if (phraseAlts.length && opts.readText) {
     let budget = opts.phraseReadCap ?? 200;
-    const need = hits.filter((h) => h.phraseCheck.length).sort((a, b) => b.score - a.score);
-    for (const h of need) {
+    const need = [...phraseNeeds.keys()].sort((x, y) => scores[y] - scores[x]);
+    for (const doc of need) {
       if (opts.signal?.aborted) break;
-      if (budget-- <= 0) { h.matchedAll = false; continue; }
-      const text = await opts.readText(h.path);
-      if (text === null || !h.phraseCheck.every((alts) => alts.some((a) => containsPhrase(text, a, analyzer)))) h.matchedAll = false;
+      if (budget-- <= 0) { matchedAll[doc] = 0; continue; }
+      const text = await opts.readText(ix._documentIds.get(doc)!);
+      if (text === null || !phraseNeeds.get(doc)!.every((alts) => alts.some((a) => containsPhrase(text, a, analyzer)))) matchedAll[doc] = 0;
     }
   } else if (phraseAlts.length) {
-    for (const h of hits) if (h.phraseCheck.length) h.matchedAll = false;
+    for (const doc of phraseNeeds.keys()) matchedAll[doc] = 0;
   }
-  hits.sort((a, b) => (a.matchedAll === b.matchedAll ? b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) : a.matchedAll ? -1 : 1));
-  return hits.map(({ phraseCheck: _p, ...h }) => h);
+  let totalAll = 0;
+  for (const doc of cands) totalAll += matchedAll[doc];
+  // Rank order: full matches first, then score descending, then path.
+  const pathOf = (doc: number) => ix._documentIds.get(doc)!;
+  const before = (x: number, y: number) => {
+    if (matchedAll[x] !== matchedAll[y]) return matchedAll[x] > matchedAll[y];
+    if (scores[x] !== scores[y]) return scores[x] > scores[y];
+    return pathOf(x) < pathOf(y);
+  };
+  const cmp = (x: number, y: number) => (before(x, y) ? -1 : before(y, x) ? 1 : 0);
+  let pool = cands;
+  const a = opts.after;
+  if (a) {
+    const g = a.matchedAll ? 1 : 0;
+    pool = cands.filter((doc) => matchedAll[doc] !== g ? matchedAll[doc] < g : scores[doc] !== a.score ? scores[doc] < a.score : pathOf(doc) > a.path);
+  }
+  const limit = opts.limit ?? Infinity;
+  let page: number[];
+  if (limit >= pool.length) page = pool.slice().sort(cmp);
+  else {
+    // Top `limit` by insertion into a short sorted list: most candidates are rejected by one comparison.
+    page = [];
+    for (const doc of pool) {
+      if (page.length >= limit && !before(doc, page[page.length - 1])) continue;
+      let lo = 0;
+      let hi = page.length;
+      while (lo < hi) { const mid = (lo + hi) >> 1; if (before(doc, page[mid])) hi = mid; else lo = mid + 1; }
+      page.splice(lo, 0, doc);
+      if (page.length > limit) page.pop();
+    }
+  }
+  const hits: Hit[] = page.map((doc) => {
+    const fields = FIELDS.filter((_, f) => fieldMask[doc] & (1 << f));
+    const found = new Set<string>();
+    for (const e of expanded) {
+      if (!has(doc, e.leaf) || found.has(e.term)) continue;
+      for (const pm of e.data.values()) if (pm.has(doc)) { found.add(e.term); break; }
+    }
+    return { path: pathOf(doc), score: scores[doc], matchedAll: matchedAll[doc] === 1, fields, terms: [...found] };
+  });
+  return { hits, total: cands.length, totalAll, offset: cands.length - pool.length };
 }

@@ -2,8 +2,8 @@
 // (batched, debounced, in slices that yield), persisted in the data folder, and queried by
 // keyword_search and hybrid_search (as a KeywordRanker, see types.ts).
 //
-// Persistence: `keyword-index.json` = one header line (schema, analyzer signature, per-note mtime,
-// size, hash, skipped notes) + the MiniSearch JSON. On start it loads, serves at once, and reconciles
+// Persistence: `keyword-index.bin` = one header line (schema, analyzer signature, per-note mtime,
+// size, hash, skipped notes) + the index in the compact form of persist.ts. On start it loads, serves at once, and reconciles
 // only notes whose mtime/size changed (a changed mtime with the same hash is just recorded). A corrupt
 // file, an older schema or another tokenization is rebuilt from the notes, never trusted.
 import type MiniSearch from 'minisearch';
@@ -15,12 +15,15 @@ import { createAnalyzer, type Analyzer } from './analyzer.js';
 import { keywordSettings } from './settings.js';
 import { parseQuery, type ParsedQuery } from './query.js';
 import { buildDoc } from './document.js';
-import { createMiniSearch, loadMiniSearch, markChanged, runQuery, type Hit, type IndexedDoc } from './keywordIndex.js';
+import { decodeHeader, decodeIndex, encodeIndex } from './persist.js';
+import { addDoc, createMiniSearch, markChanged, runQueryPage, type Hit, type HitKey, type IndexedDoc } from './keywordIndex.js';
 import type { KeywordRanked, KeywordRanker, KeywordRankOptions } from './types.js';
 import type { IndexStatus } from '../services/status.js';
 
-export const INDEX_FILE = 'keyword-index.json';
-export const SCHEMA = 1;
+export const INDEX_FILE = 'keyword-index.bin';
+/** The JSON file of schema 1 (MiniSearch's own serialization); removed after the first save. */
+const LEGACY_INDEX_FILE = 'keyword-index.json';
+export const SCHEMA = 2;
 
 interface DocMeta { m: number; s: number; h: string }
 type Op = 'upsert' | 'refresh' | 'delete';
@@ -62,6 +65,7 @@ export class KeywordService implements KeywordRanker {
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
   private saving: Promise<void> | null = null;
   private dirty = false;
+  private legacyRemoved = false;
   private stopped = false;
   private unsubscribe: (() => void) | null = null;
   private initPromise: Promise<void> | null = null;
@@ -74,8 +78,11 @@ export class KeywordService implements KeywordRanker {
     this.ms = createMiniSearch(this.analyzer);
   }
 
+  private analyzerKey = '';
+
   private makeAnalyzer(): Analyzer {
     const s = keywordSettings(this.o.settings());
+    this.analyzerKey = JSON.stringify([s.keywordStemming, s.keywordStopWords]);
     return createAnalyzer({ stemming: s.keywordStemming, stopWords: s.keywordStopWords });
   }
 
@@ -116,13 +123,11 @@ export class KeywordService implements KeywordRanker {
     try { bytes = await this.o.host.data.read(INDEX_FILE); } catch { bytes = null; }
     if (!bytes) return false;
     try {
-      const text = decoder.decode(bytes);
-      const nl = text.indexOf('\n');
-      if (nl < 0) throw new Error('no header line');
-      const header = JSON.parse(text.slice(0, nl)) as Header;
+      const { header: h, rest } = decodeHeader(bytes);
+      const header = h as Header;
       if (header.schema !== SCHEMA) { this.log(`saved index has schema ${header.schema}, expected ${SCHEMA}: rebuilding`); return false; }
       if (header.signature !== this.analyzer.signature) { this.log('text processing settings changed since the index was saved: rebuilding'); return false; }
-      const ms = loadMiniSearch(text.slice(nl + 1), this.analyzer);
+      const ms = await decodeIndex(bytes, rest, this.analyzer);
       this.ms = ms;
       this.docs = new Map(Object.entries(header.docs));
       this.skipped = new Map(Object.entries(header.skipped ?? {}));
@@ -249,7 +254,8 @@ export class KeywordService implements KeywordRanker {
     const doc = buildDoc(path, decoder.decode(bytes), this.o.host.metadata(path));
     return () => {
       // The note may have been deleted while it was read; a later queued op handles that.
-      if (this.ms.has(path)) this.ms.replace(doc); else this.ms.add(doc);
+      if (this.ms.has(path)) this.ms.discard(path);
+      addDoc(this.ms, doc, this.analyzer);
       this.docs.set(path, meta);
       this.skipped.delete(path);
       this.lastNote = path;
@@ -271,7 +277,8 @@ export class KeywordService implements KeywordRanker {
       this.dirty = false;
       const header: Header = { schema: SCHEMA, signature: this.analyzer.signature, docs: Object.fromEntries(this.docs), skipped: Object.fromEntries(this.skipped) };
       try {
-        await this.o.host.data.write(INDEX_FILE, `${JSON.stringify(header)}\n${JSON.stringify(this.ms)}`);
+        await this.o.host.data.write(INDEX_FILE, encodeIndex(header, this.ms));
+        if (!this.legacyRemoved) { this.legacyRemoved = true; await this.o.host.data.remove(LEGACY_INDEX_FILE).catch(() => undefined); }
       } catch (e) {
         this.dirty = true;
         this.log(`could not save (${(e as Error).message})`);
@@ -304,8 +311,17 @@ export class KeywordService implements KeywordRanker {
   /** A changed stemming / stop-word setting means a different tokenization: rebuild, never mix. */
   private checkSettings(): void {
     if (this.state === 'loading') return;
+    const s = keywordSettings(this.o.settings());
+    if (JSON.stringify([s.keywordStemming, s.keywordStopWords]) === this.analyzerKey) return;
+    const before = this.analyzer.signature;
     const a = this.makeAnalyzer();
-    if (a.signature !== this.analyzer.signature) this.rebuild('text processing settings changed');
+    if (a.signature !== before) this.rebuild('text processing settings changed');
+    else this.analyzer = a; // same tokenization (e.g. an unknown language added): keep the index
+  }
+
+  /** Settings were edited (plugin settings tab): rebuild now if the tokenization changed. */
+  settingsChanged(): void {
+    this.checkSettings();
   }
 
   stale(): boolean {
@@ -339,23 +355,28 @@ export class KeywordService implements KeywordRanker {
     return parseQuery(query, this.analyzer);
   }
 
-  /** Every matching note, AND rows first, then partial rows; filters applied before any limit. */
-  async search(query: string, opts: { accept?: (p: string) => boolean; signal?: AbortSignal } = {}): Promise<{ hits: Hit[]; parsed: ParsedQuery }> {
+  /**
+   * Matching notes, AND rows first, then partial rows; filters applied before any limit. Without a
+   * limit every match is returned; with one, only that page (after `after`, the previous page's last row).
+   */
+  async search(query: string, opts: { accept?: (p: string) => boolean; signal?: AbortSignal; limit?: number; after?: HitKey } = {}): Promise<{ hits: Hit[]; parsed: ParsedQuery; total: number; totalAll: number; offset: number }> {
     this.checkSettings();
     if (this.queue.size && this.queue.size <= INLINE_DRAIN && this.state === 'ready') await this.flush();
     const parsed = this.parse(query);
     const host = this.o.host;
-    const hits = await runQuery(this.ms, parsed, this.analyzer, {
+    const page = await runQueryPage(this.ms, parsed, this.analyzer, {
       accept: opts.accept,
       signal: opts.signal,
+      limit: opts.limit,
+      after: opts.after,
       readText: async (p) => { try { return await host.readText(p); } catch { return null; } },
     });
-    return { hits, parsed };
+    return { ...page, parsed };
   }
 
   async rank(query: string, opts: KeywordRankOptions): Promise<KeywordRanked[]> {
-    const { hits } = await this.search(query, { accept: opts.accept, signal: opts.signal });
-    return hits.slice(0, opts.limit).map((h) => ({ path: h.path, score: h.score, matchedAll: h.matchedAll }));
+    const { hits } = await this.search(query, { accept: opts.accept, signal: opts.signal, limit: opts.limit });
+    return hits.map((h) => ({ path: h.path, score: h.score, matchedAll: h.matchedAll }));
   }
 
   status(): IndexStatus {

@@ -21,5 +21,10 @@ export function keywordSettings(s: Settings): KeywordSettings {
   for (const k of Object.keys(KEYWORD_DEFAULTS)) if (s[k] !== undefined && s[k] !== null) out[k] = s[k];
   const r = out as unknown as KeywordSettings;
   if (typeof r.keywordStemming === 'string') r.keywordStemming = (r.keywordStemming as string).split(',').map((g) => g.trim()).filter(Boolean);
+  if (!Array.isArray(r.keywordStemming)) r.keywordStemming = [...KEYWORD_DEFAULTS.keywordStemming];
+  // "none" / "off" means no stemming (a CLI flag cannot be given an empty list comfortably).
+  r.keywordStemming = r.keywordStemming.map((l) => String(l).trim().toLowerCase()).filter((l) => l && l !== 'none' && l !== 'off');
+  // The CLI passes strings: on/off, true/false, yes/no, 1/0.
+  if (typeof r.keywordStopWords !== 'boolean') r.keywordStopWords = !/^(off|false|no|0)$/i.test(String(r.keywordStopWords).trim());
   return r;
 }

@@ -6,6 +6,7 @@
 // onnxruntime-node to onnxruntime-web, so only the WASM backend exists there.
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { meanPoolNormalize } from './pooling.js';
 
 export type Backend = 'node' | 'wasm';
 
@@ -24,6 +25,8 @@ export interface Embedder {
   readonly folder: string;
   readonly dims: number;
   readonly backend: Backend;
+  /** Inference runs in a worker (Obsidian: a Web Worker), off the UI thread. */
+  readonly inWorker?: boolean;
   /** Token budget the model accepts (tokenizer model_max_length, capped at 512). */
   readonly maxTokens: number;
   /** One row of `dims` floats per text, each L2-normalised. */
@@ -138,26 +141,4 @@ export async function loadEmbedder(opts: EmbedderOptions): Promise<Embedder> {
   });
 }
 
-/** Mean over unmasked tokens, then L2 normalisation: [batch, seq, dim] → [batch, dim]. */
-export function meanPoolNormalize(h: Float32Array, dims: number[], mask: BigInt64Array | ArrayLike<number | bigint>): Float32Array {
-  const [b, seq, d] = dims;
-  const out = new Float32Array(b * d);
-  const m = new Float32Array(b * seq);
-  for (let i = 0; i < m.length; i++) m[i] = Number(mask[i]);
-  for (let i = 0; i < b; i++) {
-    const o = i * d;
-    let count = 0;
-    for (let j = 0; j < seq; j++) {
-      const w = m[i * seq + j];
-      if (!w) continue;
-      count += w;
-      const base = (i * seq + j) * d;
-      for (let k = 0; k < d; k++) out[o + k] += h[base + k] * w;
-    }
-    let norm = 0;
-    for (let k = 0; k < d; k++) { const x = out[o + k] / (count || 1); out[o + k] = x; norm += x * x; }
-    norm = Math.sqrt(norm) || 1;
-    for (let k = 0; k < d; k++) out[o + k] /= norm;
-  }
-  return out;
-}
+export { meanPoolNormalize } from './pooling.js';

@@ -16,8 +16,9 @@ import { snapshotFromBytes } from '../services/noteText.js';
 import { VectorStore, fingerprintKey, type Fingerprint, type NoteHit } from './store.js';
 import { loadEmbedder as defaultLoader, resolveModelFolder, modelFileName, type Backend, type Embedder, type EmbedderOptions } from './embedder.js';
 import { ensureOrtWasm, type EmbeddedWasm } from './ortWasm.js';
+import { workerEmbedder, type WorkerChannel } from './workerEmbedder.js';
 import { semanticSettings, type SemanticSettings } from './settings.js';
-import { statSync } from 'node:fs';
+import { statSync, promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 
 export const INDEX_FILE = 'semantic-index.bin';
@@ -29,6 +30,9 @@ export interface SemanticDeps {
   /** The bundle's compressed WASM (Obsidian); without it the WASM backend uses onnxruntime-web's dist file. */
   wasmSource?: () => Promise<EmbeddedWasm>;
   loadEmbedder?: (o: EmbedderOptions) => Promise<Embedder>;
+  /** For the WASM backend: starts an inference worker (Obsidian: a Web Worker from the bundle). When it
+   *  is missing or cannot start, inference runs on this thread between yields. */
+  embedWorker?: () => WorkerChannel | Promise<WorkerChannel>;
   log?: (msg: string) => void;
 }
 
@@ -81,6 +85,7 @@ export class SemanticService {
   private listeners = new Set<ProgressListener>();
   private unsubscribe: (() => void) | null = null;
   private indexBytes: number | null = null;
+  private workerProblem: string | null = null;
 
   constructor(private readonly deps: SemanticDeps) {}
 
@@ -182,7 +187,18 @@ export class SemanticService {
       const entry: { key: string; promise: Promise<Embedder>; failedAt?: number } = { key, promise: Promise.resolve(null as unknown as Embedder) };
       entry.promise = (async () => {
         const wasmFile = backend === 'wasm' && this.deps.wasmSource ? await ensureOrtWasm(this.deps.host.data, this.deps.wasmSource) : undefined;
-        return load({ model: s.embeddingModel, modelsDir, backend, wasmFile });
+        const o = { model: s.embeddingModel, modelsDir, backend, wasmFile };
+        if (backend === 'wasm' && this.deps.embedWorker && !this.deps.loadEmbedder) {
+          try {
+            const e = await workerEmbedder(o, this.deps.embedWorker);
+            this.workerProblem = null;
+            return e;
+          } catch (err) {
+            this.workerProblem = (err as Error).message;
+            this.deps.log?.(`semantic search: the inference worker failed (${this.workerProblem}); running inference on the main thread`);
+          }
+        }
+        return load(o);
       })();
       entry.promise.catch((e) => { entry.failedAt = this.deps.now(); this.lastError = `the embedding model could not be loaded: ${(e as Error).message}`; this.emit(); });
       this.model = entry;
@@ -207,6 +223,7 @@ export class SemanticService {
   }
 
   private async loadStore(fp: Fingerprint): Promise<VectorStore> {
+    await this.removeStaleTemps();
     const bytes = await this.deps.host.data.read(INDEX_FILE);
     this.indexBytes = bytes?.length ?? null;
     if (!bytes) return new VectorStore(fp);
@@ -226,6 +243,20 @@ export class SemanticService {
     }
     this.savedGeneration = saved.generation;
     return saved;
+  }
+
+  /** A save killed between temp write and rename leaves `semantic-index.bin.<hex>.tmp` behind (the
+   *  index itself is the previous whole file). Before the first load nothing of ours is writing one
+   *  (the server lock keeps a second process off this data folder), so every such file is an orphan. */
+  private async removeStaleTemps(): Promise<void> {
+    const dir = this.deps.host.data.dir;
+    const re = new RegExp(`^${INDEX_FILE.replace(/\./g, '\\.')}\\.[0-9a-f]+\\.tmp$`);
+    let names: string[];
+    try { names = await fsp.readdir(dir); } catch { return; }
+    for (const n of names) {
+      if (!re.test(n)) continue;
+      await fsp.rm(join(dir, n), { force: true }).then(() => this.deps.log?.(`removed ${n}, left by an interrupted save`), () => undefined);
+    }
   }
 
   /** Queues every indexable note whose manifest entry is missing or out of date; drops vanished ones. */
@@ -428,7 +459,7 @@ export class SemanticService {
     return {
       state,
       reason,
-      provider: configured ? `transformers.js + onnxruntime-${this.backend() === 'wasm' ? 'web (WASM, 1 thread)' : 'node'}` : null,
+      provider: configured ? `transformers.js + onnxruntime-${this.backend() === 'wasm' ? `web (WASM, 1 thread${this.embedder?.inWorker ? ', in a worker' : this.workerProblem ? `, on the main thread: worker failed: ${this.workerProblem}` : ''})` : 'node'}` : null,
       model: configured ? s.embeddingModel : null,
       dimensions: this.embedder?.dims ?? null,
       embedded: store?.notes.size ?? 0,

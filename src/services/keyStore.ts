@@ -36,6 +36,8 @@ export class KeyStore {
         throw new Error(`${this.data.dir}/${FILE} is not valid JSON; fix or delete it (deleting removes every key).`);
       }
     }
+    // Uses not yet written back (touch() flushes every 5 s) survive a re-read.
+    for (const r of list) { const t = this.dirtyUse.get(r.id); if (t) r.lastUsed = Math.max(r.lastUsed ?? 0, t); }
     this.records = list;
     this.loadedAt = this.now();
   }

@@ -42,7 +42,10 @@ export function planLinkRewrites(host: VaultHost, moves: Map<string, string>): L
 
 export interface RewriteReport { notes: string[]; links: number; skipped: string[] }
 
-export async function applyLinkRewrites(host: VaultHost, plan: LinkPlan, moves: Map<string, string>, visible: (p: string) => boolean): Promise<RewriteReport> {
+/** Wraps one note's rewrite so the change feed attributes it (notes-write.ts: recorded before, withdrawn when nothing is written). */
+export type RewriteOwner = <T>(path: string, fn: () => Promise<T>, wrote: (r: T) => boolean) => Promise<T>;
+
+export async function applyLinkRewrites(host: VaultHost, plan: LinkPlan, moves: Map<string, string>, visible: (p: string) => boolean, owner: RewriteOwner = (_p, fn) => fn()): Promise<RewriteReport> {
   const report: RewriteReport = { notes: [], links: 0, skipped: [] };
   const resolve = (lp: string, src: string) => host.resolveLink(lp, src);
   for (const [oldSource, row] of plan) {
@@ -58,12 +61,12 @@ export async function applyLinkRewrites(host: VaultHost, plan: LinkPlan, moves: 
     if (!visible(source)) { report.skipped.push(source); continue; }
     let n = 0;
     try {
-      const r = await host.writer.process(source, (bytes) => {
+      const r = await owner(source, () => host.writer.process(source, (bytes) => {
         const { bom, text } = decodeNote(bytes, source);
         const out = rewriteLinks(text, source, expected, resolve);
         n = out.rewritten;
         return out.rewritten ? encodeNote(bom, out.text) : null;
-      });
+      }), (x) => x.changed);
       if (r.changed) { report.notes.push(source); report.links += n; }
     } catch {
       report.skipped.push(source); // not UTF-8, or changed meanwhile: left as it was, reported

@@ -4,6 +4,7 @@ import { refuse, Refusal } from '../core/errors.js';
 import { contentHash, CONTENT_HASH_PATTERN } from '../core/hash.js';
 import type { Settings } from '../core/settings.js';
 import { isWriteError } from '../host/writer.js';
+import { isNotePath } from '../core/paths.js';
 
 /** Refuses a malformed expected_hash before anything else happens. */
 export function checkHashArg(expected: string | undefined): void {
@@ -77,4 +78,42 @@ export function asRefusal(e: unknown, path: string): never {
 
 export async function guarded<T>(path: string, fn: () => Promise<T>): Promise<T> {
   try { return await fn(); } catch (e) { asRefusal(e, path); }
+}
+
+// ---- change-feed attribution ----
+
+/** What a write will do to one note, as the change feed records it (changes/service.ts recordOwn). */
+export interface OwnWrite { path: string; kind: 'created' | 'modified' | 'moved' | 'deleted'; from?: string; reason?: string }
+
+interface OwnRecorder { recordOwn(path: string, kind: OwnWrite['kind'], keyName: string, opts?: { from?: string; reason?: string }): () => void }
+
+/**
+ * Runs a write attributed to `keyName` in the change feed: every note it will touch is recorded
+ * BEFORE `fn` writes (so the host event that follows is the key's, not `human`), and the records are
+ * withdrawn when `fn` throws, or when `wrote(result)` says nothing was written. Non-note paths are
+ * skipped (the feed lists notes only). Without a change feed (`services.changes` absent) it just runs `fn`.
+ */
+export async function attributed<T>(
+  services: Record<string, unknown>, keyName: string, writes: OwnWrite[], fn: () => Promise<T>, wrote: (r: T) => boolean = () => true,
+): Promise<T> {
+  const feed = services.changes as OwnRecorder | undefined;
+  const undo = feed ? writes.filter((w) => isNotePath(w.path) || (w.from !== undefined && isNotePath(w.from))).map((w) => feed.recordOwn(w.path, w.kind, keyName, { ...(w.from ? { from: w.from } : {}), ...(w.reason ? { reason: w.reason } : {}) })) : [];
+  const withdraw = () => { for (const u of undo) u(); };
+  let r: T;
+  try { r = await fn(); } catch (e) { withdraw(); throw e; }
+  if (!wrote(r)) withdraw();
+  return r;
+}
+
+/**
+ * For writes the host may make on its own during an operation (Obsidian rewriting links in other
+ * notes inside FileManager.renameFile): records each note that MAY change, before the operation.
+ * `done()` after it: once the feed has handled the events so far, the records no event used are
+ * withdrawn, so they cannot be pinned on a later human edit. `withdraw()` drops them all at once.
+ */
+export function attributeMaybe(services: Record<string, unknown>, keyName: string, writes: OwnWrite[]): { withdraw(): void; done(): Promise<void> } {
+  const feed = services.changes as (OwnRecorder & { settle?: () => Promise<void> }) | undefined;
+  const undo = feed ? writes.filter((w) => isNotePath(w.path)).map((w) => feed.recordOwn(w.path, w.kind, keyName, { ...(w.reason ? { reason: w.reason } : {}) })) : [];
+  const withdraw = () => { for (const u of undo) u(); undo.length = 0; };
+  return { withdraw, done: async () => { await feed?.settle?.().catch(() => undefined); withdraw(); } };
 }

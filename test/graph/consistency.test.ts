@@ -65,9 +65,69 @@ test('graph, task and time tools answer alike through the plugin and headless', 
       await both('get_connection_path', { source, target });
       await both('get_connection_path', { source, target, direction: 'forward' });
     }
+    // Argument variants: windows, orderings, scheduled_by, heading depth, folder-scoped hubs, feed filters.
+    await both('get_recent', { limit: 5, order_by: 'modified' });
+    await both('get_recent', { since: '2000-01-01', until: '2100-01-01', limit: 500 });
+    await both('list_tasks', { scheduled_by: '2026-11-30', status: 'any' });
+    await both('list_tasks', { folder: 'Projects', status: 'open', limit: 1 });
+    await both('get_toc', { path: 'Reference/Obsidian syntax', max_level: 2 });
+    await both('get_toc', { path: 'Projects', max_level: 1, limit: 1 });
+    await both('get_most_linked', { folder: 'People', limit: 5 });
+    await both('get_neighborhood', { path: 'Welcome', depth: 5, limit: 3, include_attachments: true });
+    await both('get_connection_path', { source: 'Welcome', target: 'Orphan' });
+    for (const by of ['me', 'agents', 'human']) await both('get_changes', { since: 'ev:0', by });
     const feed = await both('get_changes', { since: 'ev:0' });
     assert.equal(feed.changes[0].kind, 'reset');
     console.log(`# ${calls} tool calls compared`);
+  } finally {
+    await viaPlugin.close().catch(() => undefined);
+    await viaNode.close().catch(() => undefined);
+    await headless.stop();
+    await plugin.unload();
+  }
+});
+
+test('writes are attributed alike in the change feed through the plugin and headless', async (t) => {
+  if (!existsSync(join(REPO, 'main.js'))) { const why = 'main.js is missing: run `npm run build` first'; console.log(`# skipped: ${why}`); t.skip(why); return; }
+  const { startPlugin } = await import('../plugin/harness.js');
+  // Two copies of one vault: the same writes through each host, then the same feed.
+  const vp = copyVault();
+  const vn = copyVault();
+  addGraphFixtures(vp);
+  addGraphFixtures(vn);
+  const { plugin } = await startPlugin(vp, { port: 0 });
+  const pluginKey = await (plugin as unknown as { createKey(n: string, s: string): Promise<string> }).createKey('test-rw', 'readwrite');
+  const headless = await startTestRuntime(vn);
+  const viaPlugin = await connect(`http://127.0.0.1:${plugin.runtime!.server.port}/mcp`, pluginKey);
+  const viaNode = await connect(headless.url, headless.rwKey); // also named "test-rw"
+  try {
+    const both = async (name: string, args: Record<string, unknown> = {}) => {
+      const [a, b] = await Promise.all([call(viaPlugin, name, args), call(viaNode, name, args)]);
+      assert.equal(!!a.isError, !!b.isError, `${name}: plugin ${textOf(a)} / headless ${textOf(b)}`);
+      return [a, b] as const;
+    };
+    await both('get_changes', { since: 'ev:0' }); // both feeds started
+    await both('create_note', { path: 'Inbox.md', content: '# Inbox\n\nSee [[Welcome]].\n' });
+    await both('edit_note', { path: 'Inbox.md', content: 'more', append: true });
+    await both('set_frontmatter', { path: 'People/Ada Lovelace.md', updates: { reviewed: true } });
+    // Renamed so links by name break: Obsidian rewrites them itself on the plugin path, the server
+    // does headless; either way the rewrites are the key's.
+    await both('move_note', { from_path: 'People/Grace Hopper.md', to_path: 'Archive/Grace B Hopper.md', rewrite_links: true });
+    const [stale] = await both('edit_note', { path: 'Welcome.md', content: 'x', expected_hash: `sha256:${'0'.repeat(64)}` });
+    assert.ok(stale.isError);
+    await both('delete_note', { path: 'Orphan.md' });
+    const rows = async (c: typeof viaPlugin, by: string) => ((await call(c, 'get_changes', { since: 'ev:1', by, limit: 200 })).structuredContent!.changes as { kind: string; path?: string; by: string; from?: string }[])
+      .map((x) => [x.kind, x.path ?? null, x.by, x.from ?? null].join(' ')).sort();
+    for (const by of ['any', 'me', 'agents', 'human']) {
+      const [p, n] = [await rows(viaPlugin, by), await rows(viaNode, by)];
+      assert.deepEqual(p, n, `get_changes by=${by}`);
+      if (by === 'me') {
+        assert.ok(p.includes('moved Archive/Grace B Hopper.md test-rw People/Grace Hopper.md'), p.join('\n'));
+        assert.ok(p.includes('modified Welcome.md test-rw '), 'the link rewrite is the key\'s');
+        assert.ok(p.some((x) => x.startsWith('deleted Orphan.md test-rw')));
+      }
+      if (by === 'human') assert.deepEqual(p, []);
+    }
   } finally {
     await viaPlugin.close().catch(() => undefined);
     await viaNode.close().catch(() => undefined);

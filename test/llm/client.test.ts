@@ -54,9 +54,7 @@ test('time limit with fetch and with a requestUrl-like transport that ignores th
     resolved = true;
     return { status: res.status, text: await res.text() };
   };
-  const t0 = Date.now();
   await assert.rejects(chat(fast, msgs, { transport: requestUrlTransport(requestUrl) }), (e: LlmError) => e.kind === 'timeout');
-  assert.ok(Date.now() - t0 < 800);
   assert.equal(resolved, false, 'gave up before the transport answered');
 });
 

@@ -3,7 +3,8 @@
 //   notes:    "SUMMARY(n=2) [A.md] [B.md]"     (the <note path="…"> blocks of the request)
 //   combine:  "COMBINED(parts=3) [A.md] [B.md] …" (the [path] citations inside the <partial> blocks)
 // `delayMs`, `fail` (status + body, optionally only for the first N calls) and `replyOverride` are
-// set per test; `calls` records every request (headers + parsed body).
+// set per test; `finishReason` picks a call's finish_reason (default "stop"; "length" = cut at
+// max_tokens); `calls` records every request (headers + parsed body).
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 
 export interface RecordedCall {
@@ -20,6 +21,7 @@ export interface FakeLlm {
   delayMs: number;
   fail: { status: number; body: string; times?: number } | null;
   replyOverride: ((c: RecordedCall) => { status: number; body: string } | null) | null;
+  finishReason: ((c: RecordedCall) => string) | null;
   reset(): void;
   close(): Promise<void>;
 }
@@ -29,7 +31,7 @@ export function notesIn(text: string): string[] {
 }
 
 export async function startFakeLlm(): Promise<FakeLlm> {
-  const state: Omit<FakeLlm, 'url' | 'close' | 'reset'> = { calls: [], delayMs: 0, fail: null, replyOverride: null };
+  const state: Omit<FakeLlm, 'url' | 'close' | 'reset'> = { calls: [], delayMs: 0, fail: null, replyOverride: null, finishReason: null };
   const server: Server = createServer((req, res) => {
     let raw = '';
     req.setEncoding('utf8');
@@ -63,7 +65,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
         id: `cmpl-${n}`, object: 'chat.completion', model: body.model,
-        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: state.finishReason?.(call) ?? 'stop' }],
       }));
     });
   });
@@ -71,7 +73,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
   const port = (server.address() as { port: number }).port;
   const fake = state as FakeLlm;
   fake.url = `http://127.0.0.1:${port}/v1`;
-  fake.reset = () => { fake.calls = []; fake.delayMs = 0; fake.fail = null; fake.replyOverride = null; };
+  fake.reset = () => { fake.calls = []; fake.delayMs = 0; fake.fail = null; fake.replyOverride = null; fake.finishReason = null; };
   fake.close = () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); });
   return fake;
 }

@@ -208,6 +208,20 @@ test('map-reduce: batches up to the character budget, then one combine pass', as
   assert.equal(s.truncated, false);
 });
 
+test('the combine pass runs in rounds when the partial summaries do not fit one request', async () => {
+  settings.summarizeBatchChars = 600; // the smallest budget: one (cut) bulk note per batch, a few partials per combine
+  const s = sc(await sum(a, { paths: ['Bulk'] }));
+  const maps = llm.calls.filter((c) => c.kind === 'notes');
+  const combines = llm.calls.filter((c) => c.kind === 'combine');
+  assert.equal(maps.length, BULK, 'one batch per note');
+  assert.ok(combines.length >= 3, `grouped combines, then a final one (got ${combines.length})`);
+  assert.equal(s.backend_calls, maps.length + combines.length);
+  assert.ok(combines.slice(0, -1).every((c) => (c.body.messages.at(-1)!.content.match(/<partial /g) ?? []).length < BULK), 'first-round combines take a group each');
+  assert.match(s.summary, /^COMBINED\(parts=\d+\)/);
+  for (let i = 0; i < BULK; i++) assert.ok(s.summary.includes(`Note ${String(i).padStart(2, '0')}.md]`), `the final summary still cites note ${i}`);
+  assert.equal(s.truncated, true, 'the notes were cut to fit');
+});
+
 test('a note larger than the budget is cut and marked', async () => {
   settings.summarizeBatchChars = 4000;
   const s = sc(await sum(a, { paths: ['Big.md', 'Welcome.md'] }));
@@ -218,14 +232,43 @@ test('a note larger than the budget is cut and marked', async () => {
   assert.match(big.body.messages.at(-1)!.content, /\[… cut: only the first \d+ of \d+ characters fit in one request\]/);
 });
 
+test('an answer cut at the model\'s output limit (finish_reason "length") counts as content lost, with a hint', async () => {
+  // One map batch of three is cut: the combined summary is complete as text but lacks part of that batch.
+  settings.summarizeBatchChars = 3500;
+  let maps = 0;
+  llm.finishReason = (c) => (c.kind === 'notes' && ++maps === 2 ? 'length' : 'stop');
+  const s = sc(await sum(a, { paths: ['Bulk'] }));
+  assert.equal(s.status, 'completed');
+  assert.equal(s.truncated, true, 'a cut answer is content lost');
+  assert.equal(s.notes_omitted, 0);
+  assert.deepEqual(s.skipped, []);
+  assert.deepEqual(s.answers_cut, [`batch 2 of ${llm.calls.filter((c) => c.kind === 'notes').length}`]);
+  assert.match(s.hint, /1 answer\(s\) of the model were cut at its output limit of 1024 tokens/);
+  assert.match(s.hint, /fewer notes per call/);
+  assert.match(s.hint, /llmMaxOutputTokens/);
+  // The same through the combine pass and in per_note mode; a full answer stays untruncated.
+  llm.reset();
+  llm.finishReason = (c) => (c.kind === 'combine' ? 'length' : 'stop');
+  const s2 = sc(await sum(a, { paths: ['Bulk'] }));
+  assert.deepEqual([s2.truncated, s2.answers_cut], [true, ['the combine pass']]);
+  llm.reset();
+  settings.summarizeBatchChars = 16_000;
+  llm.finishReason = (c) => (c.notes.includes('Welcome.md') ? 'length' : 'stop');
+  const s3 = sc(await sum(a, { paths: ['Welcome.md', 'People'], mode: 'per_note' }));
+  assert.deepEqual([s3.truncated, s3.answers_cut], [true, ['note "Welcome.md"']]);
+  assert.match(s3.hint, /narrower focus/);
+  assert.match(textOf(await sum(a, { paths: ['Welcome.md'] })), /1 answer\(s\) cut at the model's output limit/);
+  llm.reset();
+  const ok = sc(await sum(a, { paths: ['Welcome.md'] }));
+  assert.deepEqual([ok.truncated, ok.answers_cut, ok.hint], [false, undefined, null]);
+});
+
 test('a backend call over its time limit is summarize_timeout', async () => {
   settings.llmTimeoutS = 0.3;
   llm.delayMs = 1500;
-  const t0 = Date.now();
-  const r = await sum(a, { paths: ['Welcome.md'] });
+  const r = await sum(a, { paths: ['Welcome.md'] }); // the reply would come after 1.5 s: the 0.3 s limit fired first
   assert.equal(refusalCode(r), 'summarize_timeout');
   assert.match(textOf(r), /Narrow the request/);
-  assert.ok(Date.now() - t0 < 1400, 'gave up at the time limit');
 });
 
 test('backend errors are backend_error with the status and never the API key', async () => {
@@ -272,11 +315,9 @@ async function pollUntilDone(c: Client, id: string): Promise<ToolResult> {
 test('slow calls become jobs: working answer, polling, completion; invisible to another key; expire after an hour', async () => {
   settings.jobSoftDeadlineMs = 150;
   llm.delayMs = 600;
-  const t0 = Date.now();
   const r = await sum(a, { paths: ['People'] });
-  assert.ok(Date.now() - t0 < 550, 'answered at the soft deadline');
   const w = sc(r);
-  assert.equal(w.status, 'working');
+  assert.equal(w.status, 'working', 'answered at the soft deadline, before the backend replied');
   assert.match(w.job_id, /^job_[0-9a-f]{24}$/);
   assert.equal(w.poll_with, 'get_job_result');
   assert.ok(w.retry_after_s >= 1);

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { claudeCodeCommand, claudeDesktopConfig, connectUrl, isLoopback, KEY_PLACEHOLDER } from '../../src/plugin/connectInfo.js';
-import { pendingWork, statusText } from '../../src/plugin/statusBar.js';
+import { pendingWork, statusText, statusTooltip } from '../../src/plugin/statusBar.js';
 import type { IndexStatus } from '../../src/services/status.js';
 
 test('connectUrl: loopback and wildcard binds connect through 127.0.0.1; other addresses as given', () => {
@@ -41,4 +41,8 @@ test('statusText: on/off/busy/locked and pending index work', () => {
   assert.equal(statusText({ kind: 'port-busy', port: 27200 }), 'MCP: port 27200 busy');
   assert.equal(statusText({ kind: 'locked', message: 'm' }), 'MCP: served by CLI');
   assert.equal(pendingWork([st('building', 2), st('loading', 3), st('ready', 9)]), 5);
+  // Progress (indexed of indexed + pending) once something is indexed; per-index lines in the tooltip.
+  const kw: IndexStatus = { name: 'keyword', state: 'building', indexed: 300, pending: 12 };
+  assert.equal(statusText({ kind: 'on', port: 27200 }, [kw, st('ready', 0)]), 'MCP: on :27200 · indexing 12 (300/312)');
+  assert.match(statusTooltip({ kind: 'on', port: 27200 }, [kw]), /keyword: building, 300 indexed, 12 pending/);
 });

@@ -96,3 +96,27 @@ test('a link from inside the root to an outside note shows as dangling, never as
     await t.stop();
   }
 });
+
+test('links are re-resolved inside the root: an outside match gives way to the inside note or dangles', async () => {
+  const t = await startSec(makeVault({ ...INSIDE, ...OUTSIDE }));
+  try {
+    const all = await connect(t.url, await t.key({ name: 'all', scope: 'read' }));
+    const team = await connect(t.url, await t.key({ name: 'team', scope: 'read', root: 'Team' }));
+    const targets = async (c: typeof all, path: string) => ((await call(c, 'get_links', { path })).structuredContent as { links: { link: string; target: string | null }[] }).links.map((l) => [l.link, l.target]);
+    // Vault-wide, [[Notes]] from Team/Sub/ opens the root-level Notes.md; inside Team/ it opens Team/Notes.md.
+    assert.deepEqual(await targets(all, 'Team/Sub/Deep.md'), [['Plan#Budget', 'Team/Plan.md'], ['Notes', 'Notes.md']]);
+    assert.deepEqual(await targets(team, 'Team/Sub/Deep.md'), [['Plan#Budget', 'Team/Plan.md'], ['Notes', 'Team/Notes.md']]);
+    // Links that only match outside dangle, and are listed as broken for the confined key alone.
+    assert.deepEqual(await targets(team, 'Team/Plan.md'), [['Secret', null], ['Private/Secret', null], ['Notes', 'Team/Notes.md']]);
+    const broken = JSON.stringify((await call(team, 'get_broken_links', {})).structuredContent);
+    assert.match(broken, /"Secret"/);
+    assert.ok(!broken.includes('Private/Secret.md'), broken);
+    const back = (await call(team, 'get_backlinks', { path: 'Team/Notes.md' })).structuredContent as { backlinks: { path: string }[] };
+    assert.deepEqual(back.backlinks.map((b) => b.path), ['Team/Plan.md', 'Team/Sub/Deep.md']);
+    const hood = JSON.stringify((await call(team, 'get_neighborhood', { path: 'Team/Sub/Deep.md', depth: 3 })).structuredContent);
+    assert.ok(!/"Notes\.md"|Private\//.test(hood), hood);
+    for (const c of [all, team]) await c.close();
+  } finally {
+    await t.stop();
+  }
+});

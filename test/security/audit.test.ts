@@ -80,3 +80,22 @@ test('rotation by size and by age; old files are deleted after the retention', a
   assert.equal(log.recent(5).length, 5);
   assert.equal(log.recent(5, { outcome: 'refused' }).length, 0);
 });
+
+test('refused calls to hidden or unknown tools are recorded too, with their outcome code', async () => {
+  const vault = makeVault(INSIDE);
+  const t = await startSec(vault, { readOnly: true, rateLimitPerMinute: 0, defaultDailyQuota: 0 });
+  try {
+    const c = await connect(t.url, await t.key({ name: 'narrow', scope: 'readwrite', disabledFamilies: ['graph'] }));
+    await call(c, 'create_note', { path: 'Team/X.md', content: 'BODY-NEVER-LOGGED' }); // write tool, read-only mode
+    await call(c, 'get_backlinks', { path: 'Team/Plan.md' }); // family switched off
+    await call(c, 'no_such_tool', { a: 1 });
+    await call(c, 'read_note', { path: 'Team/Plan.md' });
+    await c.close();
+    await t.rt.stop();
+    const lines = (await readAllEntries(new FsDataStore(t.dataDir))).map((l) => [l.key, l.tool, l.outcome]);
+    assert.deepEqual(lines, [['narrow', 'create_note', 'permission_denied'], ['narrow', 'get_backlinks', 'permission_denied'], ['narrow', 'no_such_tool', 'not_found'], ['narrow', 'read_note', 'ok']]);
+    assert.ok(!readFileSync(join(t.dataDir, 'audit.jsonl'), 'utf8').includes('BODY-NEVER-LOGGED'));
+  } finally {
+    await t.host.close();
+  }
+});

@@ -10,7 +10,7 @@ import { connect, type ToolResult } from '../helpers/server.js';
 import { startSec, makeVault, snapshotOutside, INSIDE, OUTSIDE, MARKERS } from './helpers.js';
 
 const PATHS = ['Team/Plan.md', 'Private/Secret.md', 'Private/Nosuch.md', 'Secret', 'Nosuch', 'team/Lower.md', 'Teamwork/Other.md', 'TEAM/Plan.md',
-  'Team/../Private/Secret.md', 'Private/Secret', 'Team/Sub/Deep.md', 'Private/Secret.png', 'Plan.md', 'Cafe\u0301/Note.md', '\uff34eam/Plan.md', 'Team/Notes'];
+  'Team/../Private/Secret.md', 'Private/Secret', 'Team/Sub/Deep.md', 'Private/Secret.png', 'Plan.md', 'Cafe\u0301/Note.md', '\uff34eam/Plan.md', 'Team/Notes', 'Notes.md'];
 const FOLDERS = [undefined, '', 'Team', 'Private', 'team', 'Teamwork', 'Nope', 'Private/Deep', 'Café'];
 const QUERIES = ['zanzibarquux', 'plan', 'team launch', 'classified', 'nightjar'];
 
@@ -63,7 +63,8 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
 function normalize(r: ToolResult | { thrown: string }): string {
   const s = JSON.stringify(r, (k, v) => (/^(ms|elapsed_ms|took_ms|duration_ms|mtime|ctime|created|modified|retry_after_s|retry_after_seconds|since|until|now|cursor|next_cursor|job_id)$/.test(k) && v !== null ? '<masked>' : v));
-  return s.replace(ISO, '<time>').replace(UUID, '<uuid>').replace(/\d{8}-\d{6}-/g, '<stamp>-').replace(/(\.trash\/[^"]*-)[0-9a-f]{8}\./g, '$1<id>.');
+  // Per-run values: the server's port and transfer links' random tokens and ids (src/transfer).
+  return s.replace(ISO, '<time>').replace(UUID, '<uuid>').replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>').replace(/vmt_[A-Za-z0-9_-]{20,}/g, 'vmt_<token>').replace(/\b(up|dl)_[A-Za-z0-9_-]{8,}/g, '$1_<id>').replace(/\d{8}-\d{6}-/g, '<stamp>-').replace(/(\.trash\/[^"]*-)[0-9a-f]{8}\./g, '$1<id>.');
 }
 
 async function callSafe(c: Client, name: string, args: Record<string, unknown>): Promise<ToolResult | { thrown: string }> {

@@ -75,7 +75,7 @@ export const INSIDE: Record<string, string> = {
   'Team/Plan.md': '---\nstatus: active\ntags: [team]\n---\n# Plan\n\nWe plan the launch. See [[Secret]] and [[Private/Secret]] and [[Notes]].\n\n- [ ] team task 📅 2026-04-01\n\n## Budget\n\nNumbers here. #team\n',
   'Team/Notes.md': '# Notes\n\nMeeting notes about the plan. Links back to [[Plan]].\n',
   'Team/CLAUDE.md': '# Team guide\n\nFile team notes under Team/.\n',
-  'Team/Sub/Deep.md': '# Deep\n\nA deeper note. [[Plan#Budget]]\n',
+  'Team/Sub/Deep.md': '# Deep\n\nA deeper note. [[Plan#Budget]] and [[Notes]]\n',
   'Team/diagram.txt': 'plain text attachment\n',
 };
 
@@ -87,7 +87,10 @@ export const OUTSIDE: Record<string, string> = {
   'Teamwork/Other.md': '# Other\n\nTeamworkfile plan team zanzibarquux\n',
   'team/Lower.md': '# Lower\n\nLowerfile plan team\n',
   'Café/Note.md': '# Café\n\nUnicodefile plan\n',
+  // Vault-wide, [[Notes]] in Team/Sub/Deep.md opens this root-level note (bare names try the vault root
+  // before searching by name); inside Team/ it must resolve to Team/Notes.md as if this did not exist.
+  'Notes.md': '# Root notes\n\nRootnotesfile plan team\n',
 };
 
 /** Words that occur only outside Team/ and are never used as probe arguments. */
-export const MARKERS = ['nightjarvalue', 'secretbodytext', 'ROOTGUIDE', 'outsidetask', 'Lowerfile', 'Teamworkfile', 'Unicodefile'];
+export const MARKERS = ['nightjarvalue', 'secretbodytext', 'ROOTGUIDE', 'outsidetask', 'Lowerfile', 'Teamworkfile', 'Unicodefile', 'Rootnotesfile'];

@@ -41,7 +41,7 @@ test('token bucket: burst, refill by the injected clock, reconfigure keeps what 
 test('limiter: general bucket, write bucket, concurrency, write size, all naming their setting', () => {
   const c = new FakeClock();
   const dir = tempDir();
-  const s = withDefaults({ rateLimitPerMinute: 60, rateLimitBurst: 5, writeRateLimitPerMinute: 6, writeRateLimitBurst: 2, maxConcurrentCallsPerKey: 3, maxFileWriteBytes: 10, defaultDailyQuota: 0 });
+  const s = withDefaults({ rateLimitPerMinute: 60, rateLimitBurst: 5, writeRateLimitPerMinute: 6, writeRateLimitBurst: 2, maxConcurrentCallsPerKey: 3, maxWriteBytes: 10, defaultDailyQuota: 0 });
   const lim = new Limiter(() => s, new UsageStore(new FsDataStore(dir), c.now), () => undefined, c.now);
   lim.admit(caller(), true, {}).release();
   lim.admit(caller(), true, {}).release();
@@ -67,7 +67,17 @@ test('limiter: general bucket, write bucket, concurrency, write size, all naming
   assert.equal(lim.runningFor('k1'), 0);
   r = refusal(() => lim.admit(caller(), true, { path: 'a.md', content: 'more than ten bytes' }));
   assert.equal(r.code, 'payload_too_large');
-  assert.equal(r.details.setting, 'maxFileWriteBytes');
+  assert.equal(r.details.setting, 'maxWriteBytes');
+  // base64 content counts as the bytes it decodes to: 12 characters are 9 bytes, under the cap.
+  lim.admit(caller(), true, { path: 'a.bin', content: 'AAAAAAAAAAAA', encoding: 'base64' }).release();
+});
+
+test('settings migration: an old maxFileWriteBytes folds into maxWriteBytes (the stricter one wins)', () => {
+  assert.equal(withDefaults({ maxFileWriteBytes: 1000 }).maxWriteBytes, 1000);
+  assert.equal(withDefaults({ maxFileWriteBytes: 1000, maxWriteBytes: 500 }).maxWriteBytes, 500);
+  assert.equal(withDefaults({ maxFileWriteBytes: 1000, maxWriteBytes: 5000 }).maxWriteBytes, 1000);
+  assert.equal('maxFileWriteBytes' in withDefaults({ maxFileWriteBytes: 1000 }), false);
+  assert.equal(withDefaults({}).maxWriteBytes, 10 * 1024 * 1024);
 });
 
 test('daily quota: counted per key, persisted across restarts, reset at local midnight', async () => {
@@ -151,5 +161,61 @@ test('e2e: failed-auth budget per address answers 429 with Retry-After before an
     assert.equal((await post(good)).status, 429, 'even a valid key waits: the budget is checked before the lookup');
   } finally {
     await t.stop();
+  }
+});
+
+test('e2e: a key with an empty bucket is refused before the MCP SDK parses the call, as a tool result', async () => {
+  const clock = new FakeClock();
+  const t = await startSec(makeVault(INSIDE), { rateLimitPerMinute: 60, rateLimitBurst: 2 }, { now: clock.now });
+  try {
+    const key = await t.key({ name: 'hot', scope: 'read' });
+    const c = await connect(t.url, key);
+    for (let i = 0; i < 2; i++) assert.equal(refusalCode(await call(c, 'stats')), null);
+    const sid = (c as unknown as { _transport: { sessionId: string } })._transport.sessionId;
+    // Params the SDK would reject (-32602: arguments must be an object) prove the early path answered.
+    const r = await fetch(t.url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'read_note', arguments: 'not an object' } }) });
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get('content-type') ?? '', /application\/json/);
+    const body = await r.json() as { id: number; result: { isError: boolean; content: { text: string }[] } };
+    assert.equal(body.id, 7);
+    assert.equal(body.result.isError, true);
+    assert.match(body.result.content[0].text, /MCP-REFUSAL \{"code":"rate_limited".*"retry_after_seconds":1/s);
+    // The client's own call gets the same refusal; tools/list (not charged as a call) still works.
+    assert.equal(refusalCode(await call(c, 'stats')), 'rate_limited');
+    assert.ok((await c.listTools()).tools.length > 3);
+    const audit = t.rt.deps.services.audit as { recent(n: number): { tool: string; outcome: string }[] };
+    assert.deepEqual(audit.recent(2).map((e) => [e.tool, e.outcome]), [['stats', 'rate_limited'], ['read_note', 'rate_limited']]);
+    clock.advance(1000);
+    assert.equal(refusalCode(await call(c, 'stats')), null);
+    await c.close();
+  } finally {
+    await t.stop();
+  }
+});
+
+test('e2e: a changed request body limit applies from the next request, naming its setting', async () => {
+  const t = await startSec(makeVault(INSIDE), { maxRequestBytes: 64 * 1024 });
+  try {
+    const key = await t.key({ name: 'big', scope: 'read' });
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x'.repeat(100_000), version: '1' } } });
+    const post = () => fetch(t.url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
+    let r = await post();
+    assert.equal(r.status, 413);
+    assert.match((await r.json()).error.message, /maxRequestBytes/);
+    t.settings.maxRequestBytes = 1024 * 1024;
+    r = await post();
+    assert.equal(r.status, 200);
+    await r.text();
+  } finally {
+    await t.stop();
+  }
+});
+
+test('every limit has a CLI flag and a settings-tab label', async () => {
+  const { LIMIT_DEFAULTS, LIMIT_FLAGS, LIMIT_LABELS } = await import('../../src/limits/settings.js');
+  const flagged = new Set(LIMIT_FLAGS.map((f) => f.key));
+  for (const k of Object.keys(LIMIT_DEFAULTS)) {
+    assert.ok(flagged.has(k as never), `${k} has a serve flag`);
+    assert.ok(LIMIT_LABELS[k as keyof typeof LIMIT_LABELS], `${k} has a label`);
   }
 });

@@ -79,8 +79,10 @@ test('semantic pipeline over MCP: build, search with section ordinals, filters, 
   try {
     const tools = (await s.client.listTools()).tools.map((t) => t.name);
     for (const n of ['semantic_search', 'hybrid_search', 'find_related', 'build_embeddings', 'embeddings_status']) assert.ok(tools.includes(n), n);
-    const desc = (await s.client.listTools()).tools.find((t) => t.name === 'semantic_search')!.description!;
-    assert.match(desc, /keyword_search.*semantic_search.*hybrid_search/s);
+    for (const n of ['semantic_search', 'hybrid_search', 'find_related']) {
+      const desc = (await s.client.listTools()).tools.find((t) => t.name === n)!.description!;
+      assert.match(desc, /exact identifiers.*keyword_search.*paraphrased.*semantic_search.*unsure.*hybrid_search/s, n);
+    }
 
     const built = await call(s.client, 'build_embeddings', {});
     assert.equal(built.isError, undefined, textOf(built));
@@ -114,6 +116,7 @@ test('semantic pipeline over MCP: build, search with section ordinals, filters, 
 
     const h = await call(s.client, 'hybrid_search', { query: 'tomato plants watering' });
     assert.equal(h.structuredContent!.arms, 'keyword+semantic');
+    assert.equal(h.structuredContent!.confidence, 'ok', 'a note matched every keyword');
     assert.match(textOf(h), /^arms: keyword\+semantic/);
     const top = h.structuredContent!.results[0];
     assert.equal(top.path, 'Garden/Tomatoes.md');

@@ -36,7 +36,18 @@ function folderOf(path: string): string {
   return i < 0 ? '' : path.slice(0, i);
 }
 
-export class LinkIndex {
+/** The two lookups resolution makes (LinkIndex implements them). */
+export interface LinkLookup {
+  exactPath(path: string): string | null;
+  candidates(name: string): readonly string[];
+}
+
+/** The name key a path is filed under in a LinkIndex: its lower-cased file name without `.md`. */
+export function nameKeyOf(path: string): string {
+  return stripMd(base(path.toLowerCase()));
+}
+
+export class LinkIndex implements LinkLookup {
   private readonly paths = new Set<string>();
   private readonly lower = new Map<string, string[]>(); // lower-cased path → paths (several only when they differ by case)
   private readonly byName = new Map<string, string[]>(); // lower-cased name without .md → paths
@@ -125,7 +136,22 @@ function pickClosest(cands: readonly string[], sourcePath: string): string {
   })[0];
 }
 
-export function resolveLinkpath(linkpath: string, sourcePath: string, index: LinkIndex): string | null {
+/**
+ * Every name key (nameKeyOf) of a file that could decide how `linkpath` resolves from `sourcePath`:
+ * resolution only ever looks at index entries filed under these keys, so adding, removing or renaming
+ * a file under another key cannot change where this link goes. Found by resolving against an empty
+ * index that records each lookup: with no hit every branch is tried, a superset of any real run.
+ */
+export function linkNameKeys(linkpath: string, sourcePath: string): string[] {
+  const keys = new Set<string>();
+  resolveLinkpath(linkpath, sourcePath, {
+    exactPath: (p) => { keys.add(nameKeyOf(p)); return null; },
+    candidates: (name) => { keys.add(stripMd(name.toLowerCase())); return []; },
+  });
+  return [...keys];
+}
+
+export function resolveLinkpath(linkpath: string, sourcePath: string, index: LinkLookup): string | null {
   let lp = linkpathOf(linkpath).replace(/\\/g, '/').normalize('NFC');
   if (lp === '') return null;
   if (lp.startsWith('/')) lp = lp.slice(1);

@@ -5,7 +5,7 @@ import { basename as pathBasename, join } from 'node:path';
 import type { DataStore, FileStat, VaultEvent, VaultHost } from '../port.js';
 import type { NoteMetadata } from '../../core/markdown/metadata.js';
 import { parseMarkdown } from '../../core/markdown/parse.js';
-import { LinkIndex, resolveLinkpath, linkpathOf } from '../../core/markdown/links.js';
+import { LinkIndex, resolveLinkpath, linkpathOf, linkNameKeys, nameKeyOf } from '../../core/markdown/links.js';
 import { isNotePath, dirname } from '../../core/paths.js';
 import { scanVault } from './scan.js';
 import { FsDataStore } from '../fsDataStore.js';
@@ -31,8 +31,16 @@ export class NodeHost implements VaultHost {
   private readonly folderSet = new Set<string>();
   private readonly meta = new Map<string, NoteMetadata>();
   private readonly linkIndex = new LinkIndex([]);
+  // resolvedLinks/unresolvedLinks are kept incrementally: a full pass once (lazily), then only rows
+  // that may have changed are recomputed: a re-parsed, added or removed note's own row, and the rows
+  // of notes with a link whose resolution looks at the name of a file that appeared or went away
+  // (linkNameKeys: the resolver only consults index entries filed under those names).
   private resolved: Record<string, Record<string, number>> | null = null;
   private unresolved: Record<string, Record<string, number>> | null = null;
+  private readonly dirtyRows = new Set<string>();
+  /** source → name keys its links look at; name key → sources. */
+  private readonly keysOfSource = new Map<string, string[]>();
+  private readonly sourcesOfKey = new Map<string, Set<string>>();
   private readonly listeners = new Set<(e: VaultEvent) => void>();
   private pending = new Set<string>();
   private readyPromise: Promise<void> | null = null;
@@ -56,7 +64,7 @@ export class NodeHost implements VaultHost {
     for (const f of folders) this.folderSet.add(f);
     for (const f of files) {
       this.entries.set(f.rel, { stat: { path: f.rel, size: f.size, mtime: f.mtime, ctime: f.ctime }, disk: f.disk });
-      this.linkIndex.add(f.rel);
+      this.linkIndex.add(f.rel); // before the first full pass: nothing to mark
       if (isNotePath(f.rel)) this.pending.add(f.rel);
     }
     if (this.opts.watch !== false) this.startWatcher();
@@ -79,6 +87,7 @@ export class NodeHost implements VaultHost {
     } catch {
       this.meta.delete(path);
     }
+    this.rowChanged(path);
     this.pending.delete(path);
   }
 
@@ -124,40 +133,102 @@ export class NodeHost implements VaultHost {
     return resolveLinkpath(linkpath, sourcePath, this.linkIndex);
   }
 
+  /** Drops the link maps: the next query makes a full pass (after the first scan). */
   private invalidateLinks(): void {
     this.resolved = null;
     this.unresolved = null;
+    this.dirtyRows.clear();
+    this.keysOfSource.clear();
+    this.sourcesOfKey.clear();
+  }
+
+  /** `path`'s own metadata changed (parsed, dropped, renamed): its row is recomputed. */
+  private rowChanged(path: string): void {
+    if (this.resolved) this.dirtyRows.add(path);
+  }
+
+  /** A file appeared or went away: rows whose links look at its name are recomputed. */
+  private nameChanged(path: string): void {
+    if (!this.resolved) return;
+    const sources = this.sourcesOfKey.get(nameKeyOf(path));
+    if (sources) for (const s of sources) this.dirtyRows.add(s);
+  }
+
+  private indexAdd(path: string): void {
+    this.linkIndex.add(path);
+    this.nameChanged(path);
+  }
+
+  private indexRemove(path: string): void {
+    this.linkIndex.remove(path);
+    this.nameChanged(path);
+  }
+
+  private setRow(source: string, m: NoteMetadata | undefined): void {
+    for (const k of this.keysOfSource.get(source) ?? []) {
+      const set = this.sourcesOfKey.get(k);
+      if (set) { set.delete(source); if (!set.size) this.sourcesOfKey.delete(k); }
+    }
+    this.keysOfSource.delete(source);
+    if (!m) { delete this.resolved![source]; delete this.unresolved![source]; return; }
+    const r: Record<string, number> = {};
+    const u: Record<string, number> = {};
+    const keys = new Set<string>();
+    for (const ref of [...(m.links ?? []), ...(m.embeds ?? []), ...(m.frontmatterLinks ?? [])]) {
+      const lp = linkpathOf(ref.link);
+      if (lp === '') { r[source] = (r[source] ?? 0) + 1; continue; } // [[#heading]] points at itself
+      const target = resolveLinkpath(lp, source, this.linkIndex);
+      if (target) r[target] = (r[target] ?? 0) + 1;
+      else u[lp] = (u[lp] ?? 0) + 1;
+      for (const k of this.nameKeys(lp, source)) keys.add(k);
+    }
+    this.resolved![source] = r;
+    this.unresolved![source] = u;
+    if (keys.size) {
+      this.keysOfSource.set(source, [...keys]);
+      for (const k of keys) { let set = this.sourcesOfKey.get(k); if (!set) this.sourcesOfKey.set(k, set = new Set()); set.add(source); }
+    }
+  }
+
+  /** linkNameKeys depends only on the link and the source's folder: memoised (bounded). */
+  private readonly nameKeyMemo = new Map<string, readonly string[]>();
+  private nameKeys(lp: string, source: string): readonly string[] {
+    const id = `${dirname(source)}\n${lp}`;
+    let k = this.nameKeyMemo.get(id);
+    if (!k) {
+      if (this.nameKeyMemo.size >= 100_000) this.nameKeyMemo.clear();
+      this.nameKeyMemo.set(id, k = linkNameKeys(lp, source));
+    }
+    return k;
   }
 
   private computeLinks(): void {
-    const resolved: Record<string, Record<string, number>> = {};
-    const unresolved: Record<string, Record<string, number>> = {};
-    for (const [source, m] of this.meta) {
-      const r: Record<string, number> = {};
-      const u: Record<string, number> = {};
-      const refs = [...(m.links ?? []), ...(m.embeds ?? []), ...(m.frontmatterLinks ?? [])];
-      for (const ref of refs) {
-        const lp = linkpathOf(ref.link);
-        if (lp === '') { r[source] = (r[source] ?? 0) + 1; continue; } // [[#heading]] points at itself
-        const target = resolveLinkpath(lp, source, this.linkIndex);
-        if (target) r[target] = (r[target] ?? 0) + 1;
-        else u[lp] = (u[lp] ?? 0) + 1;
-      }
-      resolved[source] = r;
-      unresolved[source] = u;
+    if (!this.resolved || !this.unresolved) {
+      this.resolved = {};
+      this.unresolved = {};
+      this.dirtyRows.clear();
+      for (const [source, m] of this.meta) this.setRow(source, m);
+      return;
     }
-    this.resolved = resolved;
-    this.unresolved = unresolved;
+    for (const source of this.dirtyRows) this.setRow(source, this.meta.get(source));
+    this.dirtyRows.clear();
   }
 
   resolvedLinks(): Record<string, Record<string, number>> {
-    if (!this.resolved) this.computeLinks();
+    this.computeLinks();
     return this.resolved!;
   }
 
   unresolvedLinks(): Record<string, Record<string, number>> {
-    if (!this.unresolved) this.computeLinks();
+    this.computeLinks();
     return this.unresolved!;
+  }
+
+  /** Test hook: the link maps recomputed from scratch (what a fresh full pass would give). */
+  fullLinkRebuild(): { resolved: Record<string, Record<string, number>>; unresolved: Record<string, Record<string, number>> } {
+    this.invalidateLinks();
+    this.computeLinks();
+    return { resolved: this.resolved!, unresolved: this.unresolved! };
   }
 
   subscribe(listener: (e: VaultEvent) => void): () => void {
@@ -207,14 +278,13 @@ export class NodeHost implements VaultHost {
     if (before && before.stat.size === stat.size && before.stat.mtime === stat.mtime) { this.pending.delete(rel); return; }
     this.entries.set(rel, { stat, disk });
     this.addFolders(rel);
-    if (!before) this.linkIndex.add(rel);
+    if (!before) this.indexAdd(rel);
     this.emit({ type: before ? 'modify' : 'create', path: rel });
     if (isNotePath(rel)) {
       this.pending.add(rel);
       await this.parse(rel);
-      this.invalidateLinks();
       this.emit({ type: 'metadata', path: rel });
-    } else if (!before) this.invalidateLinks();
+    }
     this.emit({ type: 'resolved' });
   }
 
@@ -224,28 +294,28 @@ export class NodeHost implements VaultHost {
     const to = newPath.normalize('NFC');
     const e = this.entries.get(from);
     this.entries.delete(from);
-    this.linkIndex.remove(from);
+    this.indexRemove(from);
     const m = this.meta.get(from);
     this.meta.delete(from);
+    this.rowChanged(from);
     let st;
     try { st = await fs.stat(join(this.basePath, to)); } catch { st = null; }
-    if (!st) { if (e) this.emit({ type: 'delete', path: from }); this.invalidateLinks(); return; }
+    if (!st) { if (e) this.emit({ type: 'delete', path: from }); return; }
     this.entries.set(to, { stat: { path: to, size: st.size, mtime: st.mtimeMs, ctime: e?.stat.ctime ?? st.ctimeMs }, disk: to });
     this.addFolders(to);
-    this.linkIndex.add(to);
-    if (m) this.meta.set(to, m);
+    this.indexAdd(to);
+    if (m && isNotePath(to)) { this.meta.set(to, m); this.rowChanged(to); } // a note renamed to a non-note has no metadata
     this.emit({ type: 'rename', path: to, oldPath: from });
     if (isNotePath(to)) { await this.parse(to); this.emit({ type: 'metadata', path: to }); }
-    this.invalidateLinks();
     this.emit({ type: 'resolved' });
   }
 
   private async drop(rel: string): Promise<void> {
     this.entries.delete(rel);
     this.meta.delete(rel);
+    this.rowChanged(rel);
     this.pending.delete(rel);
-    this.linkIndex.remove(rel);
-    this.invalidateLinks();
+    this.indexRemove(rel);
     this.emit({ type: 'delete', path: rel });
     this.emit({ type: 'resolved' });
   }

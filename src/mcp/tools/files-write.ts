@@ -7,7 +7,7 @@ import { contentHash } from '../../core/hash.js';
 import { normalizeFilePath, isNotePath, dirname } from '../../core/paths.js';
 import { checkHashArg, requireHash, checkFresh, checkSize, guarded } from '../../services/writeSupport.js';
 import { conventionsFor, conventionsText } from '../../services/conventions.js';
-import { deleteAny, conventionRow } from './notes-write.js';
+import { deleteAny, conventionRow, asCaller } from './notes-write.js';
 
 const B64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
@@ -46,13 +46,13 @@ export const writeFile = defineTool({
     const exists = !!host.stat(path);
     if (exists && args.overwrite) requireHash(s, args.expected_hash, 'overwriting a file', 'read_file(hash_only=true)');
     if (!exists && args.expected_hash !== undefined) refuse('no_incumbent', `expected_hash was given but "${path}" does not exist, so there is nothing it could match; nothing was written. Omit it to create the file.`, { path });
-    const r = await guarded(path, () => host.writer.writeBinary(path, bytes, {
+    const r = await asCaller(ctx, [{ path, kind: exists ? 'modified' : 'created' }], () => guarded(path, () => host.writer.writeBinary(path, bytes, {
       overwrite: args.overwrite,
       check: (cur) => {
         if (cur === null && args.expected_hash !== undefined) refuse('no_incumbent', `"${path}" disappeared; nothing was written.`, { path });
         if (cur !== null) checkFresh(cur, args.expected_hash, path, 'read_file(hash_only=true)');
       },
-    }));
+    })));
     const hash = contentHash(bytes);
     const conv = await conventionsFor(ctx.vault, dirname(path));
     return {

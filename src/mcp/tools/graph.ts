@@ -33,6 +33,21 @@ async function linesOf(ctx: ToolContext, path: string): Promise<string[]> {
 
 const pad = (n: number) => String(n).padStart(9, '0');
 
+// Shared by the paged tools: the limit (bounds, default and wording differ per tool) and cursor
+// arguments, the next_cursor output field, one keyset page, and the "more" line of the text answer.
+function pageInput(max: number, dflt: number, describe: string) {
+  return {
+    limit: z.number().int().min(1).max(max).default(dflt).describe(describe),
+    cursor: z.string().optional().describe('next_cursor from the previous page'),
+  };
+}
+const nextCursor = z.string().nullable();
+function pageOf<T>(rows: T[], key: (t: T) => string, scope: string, args: { limit: number; cursor?: string }) {
+  return pageAfter(rows, key, args.limit, scope, args.cursor);
+}
+const more = (next: string | null) => (next ? `\n… more with cursor="${next}"` : '');
+const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : 1);
+
 // ---- get_backlinks ----
 
 export const getBacklinks = defineTool({
@@ -44,8 +59,7 @@ export const getBacklinks = defineTool({
     'Use it to see how a note is used before editing or moving it; for outgoing links use get_links, for a wider view get_neighborhood or get_context. Paged: pass next_cursor as cursor.',
   input: z.strictObject({
     path: z.string().describe('The linked note or file, vault-relative; ".md" may be omitted'),
-    limit: z.number().int().min(1).max(200).default(50).describe('Linking notes per page (max 200)'),
-    cursor: z.string().optional().describe('next_cursor from the previous page'),
+    ...pageInput(200, 50, 'Linking notes per page (max 200)'),
     wait_for_pending_writes: wait,
   }),
   output: z.object({
@@ -56,7 +70,7 @@ export const getBacklinks = defineTool({
       path: z.string(), title: z.string(), count: z.number().int(),
       links: z.array(z.object({ line: z.number().int().nullable().describe('1-based; null for a frontmatter link'), display: z.string().nullable(), kind: linkKind, anchor: z.string().nullable(), context: z.string().nullable().describe('The line the link sits on (trimmed)') })),
     })),
-    next_cursor: z.string().nullable(),
+    next_cursor: nextCursor,
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
@@ -64,7 +78,7 @@ export const getBacklinks = defineTool({
     const st = requireTarget(ctx, args.path);
     const view = viewOf(ctx);
     const sources = view.backlinks(st.path).sort((a, b) => (a[0] < b[0] ? -1 : 1));
-    const { page, next_cursor } = pageAfter(sources, (s) => s[0], args.limit, `get_backlinks:${st.path}`, args.cursor);
+    const { page, next_cursor } = pageOf(sources, (s) => s[0], `get_backlinks:${st.path}`, args);
     const backlinks = [];
     for (const [src, count] of page) {
       const refs = view.refs(src).filter((r) => r.target === st.path);
@@ -73,7 +87,7 @@ export const getBacklinks = defineTool({
     }
     const out = { path: st.path, total_notes: sources.length, total_links: sources.reduce((a, s) => a + s[1], 0), backlinks, next_cursor };
     const text = backlinks.length
-      ? [`${out.total_notes} note${out.total_notes === 1 ? '' : 's'} link to ${st.path} (${out.total_links} links)`, ...backlinks.flatMap((b) => [`- ${b.path} (${b.count})`, ...b.links.map((l) => `    ${l.line === null ? 'frontmatter' : `L${l.line}`}: ${l.context ?? l.display ?? ''}`)])].join('\n') + (next_cursor ? `\n… more with cursor="${next_cursor}"` : '')
+      ? [`${out.total_notes} note${out.total_notes === 1 ? '' : 's'} link to ${st.path} (${out.total_links} links)`, ...backlinks.flatMap((b) => [`- ${b.path} (${b.count})`, ...b.links.map((l) => `    ${l.line === null ? 'frontmatter' : `L${l.line}`}: ${l.context ?? l.display ?? ''}`)])].join('\n') + more(next_cursor)
       : `No note links to ${st.path}.`;
     return { structured: out, text, meta };
   },
@@ -105,8 +119,7 @@ export const getLinks = defineTool({
     'For notes linking here use get_backlinks; for dangling links across the vault use get_broken_links.',
   input: z.strictObject({
     path: z.string().describe('Vault-relative note path; ".md" may be omitted'),
-    limit: z.number().int().min(1).max(1000).default(200).describe('Links per page (max 1000)'),
-    cursor: z.string().optional().describe('next_cursor from the previous page'),
+    ...pageInput(1000, 200, 'Links per page (max 1000)'),
     wait_for_pending_writes: wait,
   }),
   output: z.object({
@@ -115,19 +128,19 @@ export const getLinks = defineTool({
     resolved: z.number().int(),
     dangling: z.number().int(),
     links: z.array(linkRow),
-    next_cursor: z.string().nullable(),
+    next_cursor: nextCursor,
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const meta = await freshness(ctx, args.wait_for_pending_writes);
     const st = ctx.vault.requireNote(args.path);
     const refs = viewOf(ctx).refs(st.path).map((r, i) => ({ r, i }));
-    const { page, next_cursor } = pageAfter(refs, (x) => pad(x.i), args.limit, `get_links:${st.path}`, args.cursor);
+    const { page, next_cursor } = pageOf(refs, (x) => pad(x.i), `get_links:${st.path}`, args);
     const links = page.map((x) => linkOut(x.r));
     const resolved = refs.filter((x) => x.r.target !== null).length;
     const out = { path: st.path, total: refs.length, resolved, dangling: refs.length - resolved, links, next_cursor };
     const text = links.length
-      ? [`${st.path}: ${out.total} links (${resolved} resolved, ${out.dangling} dangling)`, ...links.map((l) => `- ${l.line === null ? `[${l.property}]` : `L${l.line}`} ${l.kind} ${l.link}${l.exists ? ` → ${l.target}` : '  (dangling)'}`)].join('\n') + (next_cursor ? `\n… more with cursor="${next_cursor}"` : '')
+      ? [`${st.path}: ${out.total} links (${resolved} resolved, ${out.dangling} dangling)`, ...links.map((l) => `- ${l.line === null ? `[${l.property}]` : `L${l.line}`} ${l.kind} ${l.link}${l.exists ? ` → ${l.target}` : '  (dangling)'}`)].join('\n') + more(next_cursor)
       : `${st.path} has no links.`;
     return { structured: out, text, meta };
   },
@@ -144,8 +157,7 @@ export const getBrokenLinks = defineTool({
     'Use it to tidy a vault or before creating the missing notes. Links to a missing heading are not counted. Paged: pass next_cursor as cursor.',
   input: z.strictObject({
     folder: z.string().optional().describe('Only notes in this folder and its sub-folders; "" = root level only; omit for the whole vault'),
-    limit: z.number().int().min(1).max(500).default(50).describe('Rows per page (max 500)'),
-    cursor: z.string().optional().describe('next_cursor from the previous page'),
+    ...pageInput(500, 50, 'Rows per page (max 500)'),
     wait_for_pending_writes: wait,
   }),
   output: z.object({
@@ -153,7 +165,7 @@ export const getBrokenLinks = defineTool({
     total: z.number().int().describe('Broken links across all pages'),
     notes: z.number().int().describe('Notes with at least one broken link'),
     links: z.array(z.object({ source: z.string(), link: z.string(), kind: linkKind, line: z.number().int().nullable(), display: z.string().nullable(), property: z.string().optional() })),
-    next_cursor: z.string().nullable(),
+    next_cursor: nextCursor,
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
@@ -163,18 +175,18 @@ export const getBrokenLinks = defineTool({
     const rows: { source: string; i: number; r: LinkRef }[] = [];
     const confined = ctx.vault.root !== '';
     let notes = 0;
-    for (const f of ctx.vault.notes(folder).sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    for (const f of ctx.vault.notes(folder).sort(byPath)) {
       // Without confinement only notes with unresolved links can have broken ones.
       if (!confined && !view.graph.unresolved.has(f.path)) continue;
       const broken = view.refs(f.path).filter((r) => r.target === null);
       if (broken.length) notes++;
       broken.forEach((r, i) => rows.push({ source: f.path, i, r }));
     }
-    const { page, next_cursor } = pageAfter(rows, (x) => `${x.source}\u0000${pad(x.i)}`, args.limit, 'get_broken_links', args.cursor);
+    const { page, next_cursor } = pageOf(rows, (x) => `${x.source}\u0000${pad(x.i)}`, 'get_broken_links', args);
     const links = page.map(({ source, r }) => ({ source, link: r.link, kind: r.kind, line: r.line, display: r.display, ...(r.key ? { property: r.key } : {}) }));
     const out = { folder: folder ?? null, total: rows.length, notes, links, next_cursor };
     const text = links.length
-      ? [`${rows.length} broken link${rows.length === 1 ? '' : 's'} in ${notes} note${notes === 1 ? '' : 's'}`, ...links.map((l) => `- ${l.source}${l.line === null ? ` [${l.property}]` : `:${l.line}`}  ${l.link}`)].join('\n') + (next_cursor ? `\n… more with cursor="${next_cursor}"` : '')
+      ? [`${rows.length} broken link${rows.length === 1 ? '' : 's'} in ${notes} note${notes === 1 ? '' : 's'}`, ...links.map((l) => `- ${l.source}${l.line === null ? ` [${l.property}]` : `:${l.line}`}  ${l.link}`)].join('\n') + more(next_cursor)
       : 'No broken links.';
     return { structured: out, text, meta };
   },
@@ -190,26 +202,25 @@ export const findOrphans = defineTool({
     'Notes with no resolved link in or out (links to themselves do not count), ordered by path. Use it to find notes that need linking into the vault or that may be obsolete. Paged: pass next_cursor as cursor.',
   input: z.strictObject({
     folder: z.string().optional().describe('Only notes in this folder and its sub-folders; "" = root level only; omit for the whole vault'),
-    limit: z.number().int().min(1).max(500).default(50).describe('Rows per page (max 500)'),
-    cursor: z.string().optional().describe('next_cursor from the previous page'),
+    ...pageInput(500, 50, 'Rows per page (max 500)'),
     wait_for_pending_writes: wait,
   }),
   output: z.object({
     folder: z.string().nullable(),
     total: z.number().int(),
     orphans: z.array(z.object({ path: z.string(), title: z.string(), modified: z.string(), size: z.number().int() })),
-    next_cursor: z.string().nullable(),
+    next_cursor: nextCursor,
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const meta = await freshness(ctx, args.wait_for_pending_writes);
     const folder = ctx.vault.folderArg(args.folder);
     const view = viewOf(ctx);
-    const rows = ctx.vault.notes(folder).filter((f) => view.backlinks(f.path).length === 0 && view.outlinks(f.path).length === 0).sort((a, b) => (a.path < b.path ? -1 : 1));
-    const { page, next_cursor } = pageAfter(rows, (f) => f.path, args.limit, 'find_orphans', args.cursor);
+    const rows = ctx.vault.notes(folder).filter((f) => view.backlinks(f.path).length === 0 && view.outlinks(f.path).length === 0).sort(byPath);
+    const { page, next_cursor } = pageOf(rows, (f) => f.path, 'find_orphans', args);
     const orphans = page.map((f) => ({ path: f.path, title: noteTitle(f.path), modified: isoUtc(f.mtime), size: f.size }));
     const out = { folder: folder ?? null, total: rows.length, orphans, next_cursor };
-    const text = orphans.length ? [`${rows.length} orphan note${rows.length === 1 ? '' : 's'}`, ...orphans.map((o) => `- ${o.path}`)].join('\n') + (next_cursor ? `\n… more with cursor="${next_cursor}"` : '') : 'No orphan notes.';
+    const text = orphans.length ? [`${rows.length} orphan note${rows.length === 1 ? '' : 's'}`, ...orphans.map((o) => `- ${o.path}`)].join('\n') + more(next_cursor) : 'No orphan notes.';
     return { structured: out, text, meta };
   },
 });
@@ -263,8 +274,7 @@ export const getNeighborhood = defineTool({
   input: z.strictObject({
     path: z.string().describe('Start note, vault-relative; ".md" may be omitted'),
     depth: z.number().int().min(1).max(5).default(1).describe('Maximum distance in links (1–5)'),
-    limit: z.number().int().min(1).max(200).default(50).describe('Notes per page (max 200), nearest first'),
-    cursor: z.string().optional().describe('next_cursor from the previous page'),
+    ...pageInput(200, 50, 'Notes per page (max 200), nearest first'),
     include_attachments: z.boolean().default(false).describe('Also include non-note files (they end a path: attachments link nowhere)'),
     wait_for_pending_writes: wait,
   }),
@@ -273,7 +283,7 @@ export const getNeighborhood = defineTool({
     depth: z.number().int(),
     total: z.number().int().describe('Notes within the depth, the start excluded'),
     notes: z.array(z.object({ path: z.string(), title: z.string(), distance: z.number().int(), via: z.string().describe('The note one step closer to the start'), direction: z.enum(['out', 'in', 'both']).describe('How `via` and this note are linked: out = via links to it, in = it links to via') })),
-    next_cursor: z.string().nullable(),
+    next_cursor: nextCursor,
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
@@ -284,14 +294,14 @@ export const getNeighborhood = defineTool({
     const found = bfs(st.path, args.depth, (p) => view.neighbours(p), accept);
     found.delete(st.path);
     const rows = [...found.values()].sort((a, b) => a.distance - b.distance || (a.path < b.path ? -1 : 1));
-    const { page, next_cursor } = pageAfter(rows, (r) => `${r.distance}\u0000${r.path}`, args.limit, `get_neighborhood:${st.path}:${args.depth}`, args.cursor);
+    const { page, next_cursor } = pageOf(rows, (r) => `${r.distance}\u0000${r.path}`, `get_neighborhood:${st.path}:${args.depth}`, args);
     const notes = page.map((r) => {
       const o = view.graph.outgoing(r.via!).has(r.path);
       const i = view.graph.outgoing(r.path).has(r.via!);
       return { path: r.path, title: noteTitle(r.path), distance: r.distance, via: r.via!, direction: (o && i ? 'both' : o ? 'out' : 'in') as 'out' | 'in' | 'both' };
     });
     const out = { path: st.path, depth: args.depth, total: rows.length, notes, next_cursor };
-    const text = notes.length ? [`${rows.length} note${rows.length === 1 ? '' : 's'} within ${args.depth} link${args.depth === 1 ? '' : 's'} of ${st.path}`, ...notes.map((n) => `${n.distance}  ${n.path}  (${n.direction === 'in' ? '←' : n.direction === 'out' ? '→' : '↔'} ${n.via})`)].join('\n') + (next_cursor ? `\n… more with cursor="${next_cursor}"` : '') : `${st.path} has no linked notes.`;
+    const text = notes.length ? [`${rows.length} note${rows.length === 1 ? '' : 's'} within ${args.depth} link${args.depth === 1 ? '' : 's'} of ${st.path}`, ...notes.map((n) => `${n.distance}  ${n.path}  (${n.direction === 'in' ? '←' : n.direction === 'out' ? '→' : '↔'} ${n.via})`)].join('\n') + more(next_cursor) : `${st.path} has no linked notes.`;
     return { structured: out, text, meta };
   },
 });
@@ -355,15 +365,14 @@ export const getToc = defineTool({
   input: z.strictObject({
     path: z.string().describe('A note path, or a folder ("" = the whole vault) for the outlines of its notes'),
     max_level: z.number().int().min(1).max(6).optional().describe('Only headings of this level or higher (1 = only "#" headings); ordinals stay those of the whole note'),
-    limit: z.number().int().min(1).max(200).default(50).describe('Notes per page for a folder (max 200)'),
-    cursor: z.string().optional().describe('next_cursor from the previous page'),
+    ...pageInput(200, 50, 'Notes per page for a folder (max 200)'),
   }),
   output: z.object({
     path: z.string(),
     kind: z.enum(['note', 'folder']),
     total_notes: z.number().int(),
     notes: z.array(z.object({ path: z.string(), title: z.string(), headings: z.array(tocHeading) })),
-    next_cursor: z.string().nullable(),
+    next_cursor: nextCursor,
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
@@ -380,13 +389,13 @@ export const getToc = defineTool({
     }
     // A folder: '' is the whole vault here (not "root level only"), since a TOC of top-level notes alone is rarely wanted.
     const folder = folderLike === '' ? (ctx.vault.root || undefined) : ctx.vault.folderArg(folderLike, 'path');
-    const rows = ctx.vault.notes(folder).sort((a, b) => (a.path < b.path ? -1 : 1));
-    const { page, next_cursor } = pageAfter(rows, (f) => f.path, args.limit, `get_toc:${folder ?? ''}`, args.cursor);
+    const rows = ctx.vault.notes(folder).sort(byPath);
+    const { page, next_cursor } = pageOf(rows, (f) => f.path, `get_toc:${folder ?? ''}`, args);
     const notes = page.map((f) => {
       const hs = (ctx.vault.metadata(f.path)?.headings ?? []).slice().sort((x, y) => x.position.start.offset - y.position.start.offset);
       return { path: f.path, title: noteTitle(f.path), headings: hs.map((h, i) => ({ ordinal: `#${i + 1}`, depth: h.level, text: h.heading, line: h.position.start.line + 1 })).filter((h) => h.depth <= maxLevel) };
     });
-    const text = notes.length ? notes.map((n) => [n.path, ...n.headings.map((h) => `${'  '.repeat(h.depth)}${h.ordinal} ${h.text}`)].join('\n')).join('\n') + (next_cursor ? `\n… more with cursor="${next_cursor}"` : '') : 'No notes in this folder.';
+    const text = notes.length ? notes.map((n) => [n.path, ...n.headings.map((h) => `${'  '.repeat(h.depth)}${h.ordinal} ${h.text}`)].join('\n')).join('\n') + more(next_cursor) : 'No notes in this folder.';
     return { structured: { path: folder ?? '', kind: 'folder' as const, total_notes: rows.length, notes, next_cursor }, text };
   },
 });

@@ -13,7 +13,10 @@ import { jobTools } from './jobs.js';
 import { graphTools } from './graph.js';
 import { taskTools } from './tasks.js';
 import { timeTools } from './time.js';
+import { transferTools } from './transfer.js';
+import { importTools } from './import.js';
+import { gitTools } from './git.js';
 
 export function allTools(): ToolDef[] {
-  return [...noteReadTools, ...vaultInfoTools, ...fileReadTools, ...keywordTools, ...semanticTools, ...summarizeTools, ...jobTools, ...conventionTools, ...noteWriteTools, ...fileWriteTools, ...graphTools, ...taskTools, ...timeTools] as unknown as ToolDef[];
+  return [...noteReadTools, ...vaultInfoTools, ...fileReadTools, ...keywordTools, ...semanticTools, ...summarizeTools, ...jobTools, ...conventionTools, ...noteWriteTools, ...fileWriteTools, ...graphTools, ...taskTools, ...timeTools, ...transferTools, ...importTools, ...gitTools] as unknown as ToolDef[];
 }

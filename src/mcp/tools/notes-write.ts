@@ -9,9 +9,9 @@ import { contentHash } from '../../core/hash.js';
 import { applyEdit, type EditOp, type EditOutcome } from '../../core/edit.js';
 import { setFrontmatter } from '../../core/markdown/frontmatterEdit.js';
 import { normalizeFilePath, normalizeFolderPath, withMdExtension, isNotePath, dirname } from '../../core/paths.js';
-import { checkHashArg, requireHash, checkFresh, checkSize, decodeNote, encodeNote, decodeText, guarded } from '../../services/writeSupport.js';
+import { checkHashArg, requireHash, checkFresh, checkSize, decodeNote, encodeNote, decodeText, guarded, attributed, attributeMaybe, type OwnWrite } from '../../services/writeSupport.js';
 import { conventionsFor, conventionsText, type Convention } from '../../services/conventions.js';
-import { planLinkRewrites, applyLinkRewrites } from '../../services/linkMoves.js';
+import { planLinkRewrites, applyLinkRewrites, type LinkPlan } from '../../services/linkMoves.js';
 
 const HASH = 'content_hash from read_note (sha256:…); the call is refused with stale_precondition if the file changed since';
 
@@ -21,6 +21,11 @@ export const conventionRow = z.object({
   truncated: z.boolean(),
 });
 const conventionsOut = z.array(conventionRow).describe('_conventions.md files that apply to the written path, root first');
+
+/** Runs a write attributed to the caller's key in the change feed (recorded before, withdrawn on failure). */
+export function asCaller<T>(ctx: ToolContext, writes: OwnWrite[], fn: () => Promise<T>, wrote?: (r: T) => boolean): Promise<T> {
+  return attributed(ctx.deps.services, ctx.caller.keyName, writes, fn, wrote);
+}
 
 const echo = (list: Convention[]) => list.map((c) => ({ path: c.path, content: c.content, truncated: c.truncated }));
 
@@ -58,7 +63,7 @@ export const createNote = defineTool({
     if (args.expected_hash !== undefined) refuse('no_incumbent', `expected_hash was given but "${path}" does not exist, so there is nothing it could match; nothing was written. Omit expected_hash to create the note, or check the path.`, { path });
     const bytes = new TextEncoder().encode(args.content);
     checkSize(bytes.length, ctx.deps.settings(), path);
-    const st = await guarded(path, () => host.writer.create(path, bytes));
+    const st = await asCaller(ctx, [{ path, kind: 'created' }], () => guarded(path, () => host.writer.create(path, bytes)));
     const conv = await conventionsFor(ctx.vault, dirname(path));
     return {
       structured: { path: st.path, content_hash: contentHash(bytes), size: bytes.length, conventions: echo(conv) },
@@ -153,7 +158,7 @@ export const editNote = defineTool({
       changed = contentHash(after) !== contentHash(before);
       diff = createTwoFilesPatch(`a/${path}`, `b/${path}`, decodeText(before), decodeText(after), undefined, undefined, { context: 3 });
     } else {
-      const r = await guarded(path, () => ctx.deps.host.writer.process(path, (b) => compute(b)));
+      const r = await asCaller(ctx, [{ path, kind: 'modified' }], () => guarded(path, () => ctx.deps.host.writer.process(path, (b) => compute(b))), (x) => x.changed);
       ({ before, after, changed } = r);
     }
     const o = outcome as EditOutcome | null;
@@ -203,7 +208,7 @@ export const setFrontmatterTool = defineTool({
     const path = stat.path;
     let set: string[] = [];
     let removed: string[] = [];
-    const r = await guarded(path, () => ctx.deps.host.writer.process(path, (bytes) => {
+    const r = await asCaller(ctx, [{ path, kind: 'modified' }], () => guarded(path, () => ctx.deps.host.writer.process(path, (bytes) => {
       checkFresh(bytes, args.expected_hash, path);
       const { bom, text } = decodeNote(bytes, path);
       const ch = setFrontmatter(text, args.updates, args.remove, path);
@@ -212,7 +217,7 @@ export const setFrontmatterTool = defineTool({
       const out = encodeNote(bom, ch.text);
       checkSize(out.length, s, path);
       return out;
-    }));
+    })), (x) => x.changed);
     const conv = await conventionsFor(ctx.vault, dirname(path));
     const hash = contentHash(r.after);
     return {
@@ -256,11 +261,11 @@ export const moveNote = defineTool({
     const moves = new Map([[from, to]]);
     const plan = args.rewrite_links ? planLinkRewrites(host, moves) : null;
     let hash = '';
-    const r = await guarded(to, () => host.writer.rename(from, to, {
+    const r = await asCaller(ctx, [{ path: to, kind: 'moved', from }], () => withAppLinkUpdates(ctx, plan, moves, () => guarded(to, () => host.writer.rename(from, to, {
       updateLinks: args.rewrite_links,
       check: (bytes) => { hash = checkFresh(bytes, args.expected_hash, from); },
-    }));
-    const rep = plan && !r.linksUpdated ? await applyLinkRewrites(host, plan, moves, (p) => ctx.vault.visible(p)) : { notes: [], links: 0, skipped: [] };
+    }))));
+    const rep = plan && !r.linksUpdated ? await applyLinkRewrites(host, plan, moves, (p) => ctx.vault.visible(p), linkRewriteOwner(ctx, moves)) : { notes: [], links: 0, skipped: [] };
     if (!hash || rep.notes.includes(to)) hash = contentHash(await host.readBytes(to));
     const conv = await conventionsFor(ctx.vault, dirname(to));
     const links = { notes_changed: rep.notes, links_rewritten: rep.links, skipped: rep.skipped, by_app: r.linksUpdated };
@@ -303,15 +308,16 @@ export const moveFolder = defineTool({
     const plan = args.rewrite_links ? planLinkRewrites(host, moves) : null;
     let byApp = false;
     if (!merge) {
-      byApp = (await guarded(to, () => host.writer.rename(from, to, { updateLinks: args.rewrite_links }))).linksUpdated;
+      const all: OwnWrite[] = [...moves].map(([a, b]) => ({ path: b, kind: 'moved', from: a }));
+      byApp = (await asCaller(ctx, all, () => withAppLinkUpdates(ctx, plan, moves, () => guarded(to, () => host.writer.rename(from, to, { updateLinks: args.rewrite_links }))))).linksUpdated;
     } else {
       const results = [];
-      for (const [a, b] of moves) results.push(await guarded(b, () => host.writer.rename(a, b, { updateLinks: args.rewrite_links })));
+      for (const [a, b] of moves) results.push(await asCaller(ctx, [{ path: b, kind: 'moved', from: a }], () => withAppLinkUpdates(ctx, plan, new Map([[a, b]]), () => guarded(b, () => host.writer.rename(a, b, { updateLinks: args.rewrite_links })))));
       byApp = results.length > 0 && results.every((r) => r.linksUpdated);
       const dirs = host.folders().filter((d) => d === from || d.startsWith(from + '/')).sort((x, y) => y.length - x.length);
       for (const d of dirs) await host.writer.removeEmptyFolder(d);
     }
-    const rep = plan && !byApp ? await applyLinkRewrites(host, plan, moves, (p) => ctx.vault.visible(p)) : { notes: [], links: 0, skipped: [] };
+    const rep = plan && !byApp ? await applyLinkRewrites(host, plan, moves, (p) => ctx.vault.visible(p), linkRewriteOwner(ctx, moves)) : { notes: [], links: 0, skipped: [] };
     const links = { notes_changed: rep.notes, links_rewritten: rep.links, skipped: rep.skipped, by_app: byApp };
     return {
       structured: { from_dir: from, to_dir: to, moved: moves.size, links },
@@ -346,11 +352,36 @@ export async function deleteAny(ctx: ToolContext, path: string, permanent: boole
   let prev = '';
   const check = (bytes: Uint8Array) => { prev = checkFresh(bytes, expected, path, readWith); };
   const w = ctx.deps.host.writer;
-  const where = await guarded(path, async () => (permanent ? (await w.remove(path, check), null) : await w.trash(path, check)));
+  const reason = permanent ? `deleted permanently by the key "${ctx.caller.keyName}"` : `moved to the trash by the key "${ctx.caller.keyName}"`;
+  const where = await asCaller(ctx, [{ path, kind: 'deleted', reason }], () => guarded(path, async () => (permanent ? (await w.remove(path, check), null) : await w.trash(path, check))));
   return {
     structured: { path, permanent, trashed_to: where, previous_hash: prev },
     text: permanent ? `Deleted ${path} permanently.` : `Moved ${path} to the trash (${where}).`,
   };
+}
+
+/**
+ * A rename during which the host may rewrite links itself (Obsidian's "update internal links"): every
+ * note the plan says links to a moved file is attributed to the key while the rename runs; what the
+ * app did not change is withdrawn afterwards. When the host did not update links, applyLinkRewrites
+ * attributes its own writes instead.
+ */
+async function withAppLinkUpdates<T extends { linksUpdated: boolean }>(ctx: ToolContext, plan: LinkPlan | null, moves: Map<string, string>, rename: () => Promise<T>): Promise<T> {
+  if (!plan || ctx.deps.host.kind !== 'obsidian') return rename();
+  const what = moveLabel(moves);
+  const maybe = attributeMaybe(ctx.deps.services, ctx.caller.keyName, [...plan.keys()].map((src) => ({ path: moves.get(src) ?? src, kind: 'modified' as const, reason: `links rewritten by Obsidian after moving ${what}` })));
+  let r: T;
+  try { r = await rename(); } catch (e) { maybe.withdraw(); throw e; }
+  if (r.linksUpdated) await maybe.done(); else maybe.withdraw();
+  return r;
+}
+
+const moveLabel = (moves: Map<string, string>) => (moves.size === 1 ? `"${[...moves.keys()][0]}" → "${[...moves.values()][0]}"` : `${moves.size} files`);
+
+/** Attribution for the link rewrites a move makes in other notes (applyLinkRewrites). */
+function linkRewriteOwner(ctx: ToolContext, moves: Map<string, string>) {
+  const what = moveLabel(moves);
+  return <T>(path: string, fn: () => Promise<T>, wrote: (r: T) => boolean) => asCaller(ctx, [{ path, kind: 'modified', reason: `links rewritten after moving ${what}` }], fn, wrote);
 }
 
 export const noteWriteTools = [createNote, editNote, setFrontmatterTool, moveNote, moveFolder, deleteNote];

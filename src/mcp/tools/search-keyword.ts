@@ -9,8 +9,8 @@ import { contentHash } from '../../core/hash.js';
 import { notePredicate } from '../../semantic/filters.js';
 import type { KeywordService } from '../../search/service.js';
 import { snippet } from '../../search/snippet.js';
-import type { Hit } from '../../search/keywordIndex.js';
-import { runWithDeadline } from '../../semantic/jobs.js';
+import type { HitKey } from '../../search/keywordIndex.js';
+import { runAsJob, workingFields } from '../../jobs/jobs.js';
 
 function keyword(deps: ServerDeps): KeywordService | undefined {
   const k = deps.services.keyword as KeywordService | undefined;
@@ -22,14 +22,6 @@ const CURSOR_KIND = 'kw';
 function fingerprint(args: Record<string, unknown>): string {
   const { cursor: _c, limit: _l, wait_for_pending_writes: _w, ...rest } = args;
   return contentHash(JSON.stringify(rest)).slice(7, 23);
-}
-
-/** Sort key of a hit: full matches first, then score descending, then path. */
-function after(h: Hit, g: number, s: number, p: string): boolean {
-  const hg = h.matchedAll ? 0 : 1;
-  if (hg !== g) return hg > g;
-  if (h.score !== s) return h.score < s;
-  return h.path > p;
 }
 
 export const keywordSearch = defineTool({
@@ -77,16 +69,17 @@ export const keywordSearch = defineTool({
       await Promise.race([svc.ready(), new Promise((r) => setTimeout(r, 2000))]);
     }
     const accept = notePredicate(ctx.vault, { folder: ctx.vault.folderArg(args.folder), tags: args.tags, frontmatter: args.frontmatter });
-    const { hits, parsed } = await svc.search(args.query, { accept, signal: ctx.signal });
     const fp = fingerprint(args as Record<string, unknown>);
-    let start = 0;
+    let after: HitKey | undefined;
     if (args.cursor) {
       const c = decodeCursor<{ k: string; q: string; g: number; s: number; p: string }>(args.cursor, CURSOR_KIND);
       if (c.q !== fp) refuse('invalid_argument', 'This cursor belongs to a different query or filters; repeat the same query and filters, or drop the cursor to start over.');
-      const i = hits.findIndex((h) => after(h, c.g, c.s, c.p));
-      start = i < 0 ? hits.length : i;
+      after = { matchedAll: c.g === 0, score: c.s, path: c.p };
     }
-    const page = hits.slice(start, start + args.limit);
+    // Only the page is selected and gets snippets; totals count every match.
+    const { hits: page, parsed, total, totalAll, offset } = await svc.search(args.query, { accept, signal: ctx.signal, limit: args.limit + 1, after });
+    const more = page.length > args.limit;
+    if (more) page.pop();
     const exact = new Set<string>();
     const prefixes: string[] = [];
     for (const a of parsed.clauses.flatMap((c) => c.alts)) for (const t of a.terms) (a.kind === 'prefix' ? prefixes.push(t) : exact.add(t));
@@ -105,14 +98,13 @@ export const keywordSearch = defineTool({
       });
     }
     const last = page[page.length - 1];
-    const next_cursor = last && start + page.length < hits.length ? encodeCursor({ k: CURSOR_KIND, q: fp, g: last.matchedAll ? 0 : 1, s: last.score, p: last.path }) : null;
-    const totalAll = hits.filter((h) => h.matchedAll).length;
-    const out = { query: args.query, results, total: hits.length, total_all: totalAll, next_cursor };
+    const next_cursor = last && more ? encodeCursor({ k: CURSOR_KIND, q: fp, g: last.matchedAll ? 0 : 1, s: last.score, p: last.path }) : null;
+    const out = { query: args.query, results, total, total_all: totalAll, next_cursor };
     const stale = svc.stale();
-    const lines = results.map((r, i) => `${start + i + 1}. ${r.path}  (score ${r.score}, ${r.match === 'all' ? 'all terms' : 'some terms'}; ${r.fields.join(', ')})\n   ${r.snippet}`);
+    const lines = results.map((r, i) => `${offset + i + 1}. ${r.path}  (score ${r.score}, ${r.match === 'all' ? 'all terms' : 'some terms'}; ${r.fields.join(', ')})\n   ${r.snippet}`);
     const text = [
       ...(lines.length ? lines : [`No note matches "${args.query}".${parsed.clauses.length ? '' : ' (The query has no searchable words.)'}`]),
-      `${hits.length} matching note(s), ${totalAll} with every term${next_cursor ? '; more with next_cursor' : ''}.`,
+      `${total} matching note(s), ${totalAll} with every term${next_cursor ? '; more with next_cursor' : ''}.`,
       ...(stale ? ['Some notes are still being indexed (index_stale); pass wait_for_pending_writes=true for a complete answer.'] : []),
     ].join('\n');
     return { structured: out, text, meta: { index_stale: stale, ...(waited === false ? { wait_timed_out: true } : {}) } };
@@ -127,29 +119,39 @@ const statusOut = {
   detail: z.string().nullable(),
 };
 
+const reindexOutput = z.object({
+  status: z.enum(['done', 'working']),
+  ...workingFields,
+  ...statusOut,
+});
+type ReindexOut = z.infer<typeof reindexOutput>;
+
 export const reindex = defineTool({
   name: 'reindex',
   title: 'Rebuild the keyword index',
   family: 'admin',
-  description: 'Re-check every note against the keyword index and index what changed (force=true drops the index and rebuilds it from every note). Work that outlasts 25 s returns {status: "working", job_id, retry_after_s}; calling reindex again joins the running run. Does not modify notes.',
+  description: 'Re-check every note against the keyword index and index what changed (force=true drops the index and rebuilds it from every note). Work that outlasts the soft deadline (25 s by default) returns {status: "working", job_id, retry_after_s}: poll get_job_result(job_id) for the final answer; calling reindex again meanwhile joins the running run. Does not modify notes.',
   input: z.strictObject({
     force: z.boolean().default(false).describe('Drop the keyword index and rebuild it from scratch'),
   }),
-  output: z.object({
-    status: z.enum(['done', 'working']),
-    job_id: z.string().optional(),
-    retry_after_s: z.number().optional(),
-    ...statusOut,
-  }),
+  output: reindexOutput,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   available: (deps) => !!keyword(deps),
   async handler(args, ctx) {
     const svc = keyword(ctx.deps)!;
-    const r = await runWithDeadline(ctx.deps, 'reindex', 25_000, () => svc.reindex(args.force));
-    const s = svc.status();
-    const base = { state: s.state, indexed: s.indexed, pending: s.pending, skipped: s.skipped ?? 0, detail: s.detail ?? null };
-    const out = r.done ? { status: 'done' as const, ...base } : { status: 'working' as const, job_id: r.job_id, retry_after_s: r.retry_after_s, ...base };
-    return { structured: out, text: `${out.status}${r.done ? '' : ` (job ${r.job_id}, retry after ${r.retry_after_s} s)`}: keyword index ${s.state}, ${s.indexed} notes indexed, ${s.pending} pending, ${base.skipped} skipped${s.detail ? ` (${s.detail})` : ''}` };
+    const snapshot = () => {
+      const s = svc.status();
+      return { state: s.state, indexed: s.indexed, pending: s.pending, skipped: s.skipped ?? 0, detail: s.detail ?? null };
+    };
+    return runAsJob<ReindexOut>(ctx, 'reindex', async (job) => {
+      const report = () => { const p = svc.details().progress; job.progress(`${p.done} of ${p.total} notes`); };
+      const timer = setInterval(report, 500);
+      (timer as { unref?: () => void }).unref?.();
+      try { await svc.reindex(args.force); } finally { clearInterval(timer); }
+      const base = snapshot();
+      const out: ReindexOut = { status: 'done', ...base };
+      return { structured: out, text: `done: keyword index ${base.state}, ${base.indexed} notes indexed, ${base.pending} pending, ${base.skipped} skipped${base.detail ? ` (${base.detail})` : ''}` };
+    }, { share: 'reindex', working: (w) => ({ structured: { ...w, ...snapshot() }, text: w.message }) });
   },
 });
 

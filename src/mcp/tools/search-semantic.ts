@@ -13,11 +13,10 @@ import { notePredicate } from '../../semantic/filters.js';
 import { SemanticUnavailable, type SemanticService } from '../../semantic/service.js';
 import type { NoteHit, VectorStore } from '../../semantic/store.js';
 import type { KeywordRanker, KeywordRanked } from '../../search/types.js';
-import { runWithDeadline } from '../../semantic/jobs.js';
+import { runAsJob, workingFields, JOB_SOFT_DEADLINE_MS } from '../../jobs/jobs.js';
 
 export const ROUTING = 'Routing: exact identifiers, names and titles → keyword_search; paraphrased or conceptual questions → semantic_search; unsure → hybrid_search.';
 const HYBRID_DEPTH = 50;
-const SOFT_DEADLINE_MS = 25_000;
 
 function semantic(deps: ServerDeps): SemanticService | undefined {
   return deps.services.semantic as SemanticService | undefined;
@@ -96,7 +95,7 @@ export const semanticSearch = defineTool({
   input: z.strictObject({
     query: z.string().min(1).describe('A question or description in natural language'),
     ...filterInput,
-    limit: z.number().int().min(1).max(50).default(15).describe('Rows (max 50)'),
+    limit: z.number().int().min(1).max(100).default(15).describe('Rows (max 100)'),
   }),
   output: z.object({
     query: z.string(),
@@ -141,7 +140,7 @@ export const hybridSearch = defineTool({
   input: z.strictObject({
     query: z.string().min(1).describe('Words, a name, or a question'),
     ...filterInput,
-    limit: z.number().int().min(1).max(50).default(10).describe('Rows (max 50)'),
+    limit: z.number().int().min(1).max(100).default(10).describe('Rows (max 100)'),
   }),
   output: z.object({
     query: z.string(),
@@ -313,14 +312,13 @@ export const buildEmbeddings = defineTool({
   name: 'build_embeddings',
   title: 'Build the embedding index',
   family: 'admin',
-  description: `Embed every new or changed note now (force=true drops the index and re-embeds everything). Work that outlasts ${SOFT_DEADLINE_MS / 1000} s returns {status: "working", job_id, retry_after_s}; finish it with get_job_result(job_id) (or call build_embeddings again, which joins the running build). Does not modify notes.`,
+  description: `Embed every new or changed note now (force=true drops the index and re-embeds everything). Work that outlasts the soft deadline (${JOB_SOFT_DEADLINE_MS / 1000} s by default) returns {status: "working", job_id, retry_after_s}; finish it with get_job_result(job_id) (calling build_embeddings again joins the running build). Does not modify notes.`,
   input: z.strictObject({
     force: z.boolean().default(false).describe('Drop all vectors and re-embed every note'),
   }),
   output: z.object({
     status: z.enum(['done', 'working']),
-    job_id: z.string().optional(),
-    retry_after_s: z.number().optional(),
+    ...workingFields,
     ...statusOut,
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -330,10 +328,20 @@ export const buildEmbeddings = defineTool({
     try { await svc.ready(); } catch (e) {
       refuse('unavailable', `Cannot build embeddings: ${unavailableMessage(e)}.`, { reason: unavailableMessage(e) });
     }
-    const r = await runWithDeadline(ctx.deps, 'build_embeddings', SOFT_DEADLINE_MS, (deadline) => svc.build(args.force, deadline).then(() => svc.status()));
-    const s = svc.status();
-    const out = r.done ? { status: 'done' as const, ...s } : { status: 'working' as const, job_id: r.job_id, retry_after_s: r.retry_after_s, ...s };
-    return { structured: out, text: `${out.status}${r.done ? '' : ` (job ${r.job_id}, retry after ${r.retry_after_s} s)`}: ${statusText(s)}` };
+    // The shared job mechanism (src/jobs/jobs.ts): past the soft deadline the answer is "working" with
+    // a job id for get_job_result; concurrent calls (any key) join one build.
+    type Out = { status: 'done' | 'working' } & ReturnType<SemanticService['status']>;
+    return runAsJob<Out>(ctx, 'build_embeddings', async (job) => {
+      const off = svc.onProgress((st) => job.progress(`${st.embedded} notes embedded, ${st.pending} pending`));
+      try {
+        await svc.build(args.force, 2 ** 31 - 1);
+      } finally { off(); }
+      const s = svc.status();
+      return { structured: { status: 'done', ...s }, text: `done: ${statusText(s)}` };
+    }, {
+      share: args.force ? 'build_embeddings:force' : 'build_embeddings',
+      working: (w) => { const s = svc.status(); return { structured: { ...w, ...s, status: 'working' } as Out, text: `${w.message}\n${statusText(s)}` }; },
+    });
   },
 });
 

@@ -20,7 +20,8 @@ const output = z.object({
   per_note: z.array(z.object({ path: z.string(), summary: z.string() })).optional().describe('per_note mode: each note\'s summary'),
   sources: z.array(z.object({ path: z.string(), title: z.string(), cut: z.boolean().optional().describe('Only the start of this note fit in one request') })).optional().describe('Every note the summary covers'),
   mode: z.enum(['synthesis', 'per_note']).optional(),
-  truncated: z.boolean().optional().describe('Content was lost: notes omitted, notes skipped, or text cut to fit a request'),
+  truncated: z.boolean().optional().describe('Content was lost: notes omitted, notes skipped, text cut to fit a request, or a model answer cut at its output limit (finish_reason "length")'),
+  answers_cut: z.array(z.string()).optional().describe('Model answers cut at the output token limit (which batch, note or combine pass); their summaries end early'),
   notes_included: z.number().int().optional(),
   notes_omitted: z.number().int().optional().describe('Notes beyond the note limit, not summarised'),
   notes_limit: z.number().int().optional(),
@@ -47,24 +48,29 @@ function llmRefusal(e: unknown): never {
   throw e;
 }
 
-interface Ctx { deps: ServerDeps; job: JobHandle; calls: number }
+interface Ctx { deps: ServerDeps; job: JobHandle; calls: number; /** Answers the model cut at its output limit (finish_reason "length"). */ cutAnswers: string[] }
 
-async function ask(c: Ctx, messages: ChatMessage[]): Promise<ChatReply> {
+/** One backend call; `what` names it ("batch 2 of 5", "note \"a.md\"", "combine pass") if its answer is cut. */
+async function ask(c: Ctx, messages: ChatMessage[], what: string): Promise<ChatReply> {
   c.calls++;
+  let r: ChatReply;
   try {
-    return await chat(llmConfig(c.deps), messages, { signal: c.job.signal, transport: llmTransport(c.deps) });
+    r = await chat(llmConfig(c.deps), messages, { signal: c.job.signal, transport: llmTransport(c.deps) });
   } catch (e) {
     return llmRefusal(e);
   }
+  // The model stopped at max_tokens: the rest of this answer is lost, and the result must say so.
+  if (r.finishReason === 'length') c.cutAnswers.push(what);
+  return r;
 }
 
 async function synthesis(c: Ctx, docs: NoteDoc[], focus: string | undefined, budget: number, concurrency: number): Promise<string> {
   const batches = packBatches(docs, (d) => noteBlock(d).length, budget);
-  if (batches.length === 1) return (await ask(c, synthesisPrompt(docs, focus, null))).text;
+  if (batches.length === 1) return (await ask(c, synthesisPrompt(docs, focus, null), 'the summary')).text;
   let done = 0;
   c.job.progress(`summarising batch 0 of ${batches.length}`);
   let partials = await mapLimit(batches, concurrency, async (b, i) => {
-    const r = await ask(c, synthesisPrompt(b, focus, { batch: i + 1, batches: batches.length }));
+    const r = await ask(c, synthesisPrompt(b, focus, { batch: i + 1, batches: batches.length }), `batch ${i + 1} of ${batches.length}`);
     c.job.progress(`summarised batch ${++done} of ${batches.length}`);
     return r.text;
   });
@@ -72,21 +78,21 @@ async function synthesis(c: Ctx, docs: NoteDoc[], focus: string | undefined, bud
   for (let round = 1; ; round++) {
     const groups = packBatches(partials, (p) => p.length + 40, budget);
     c.job.progress(`combining ${partials.length} partial summaries (round ${round})`);
-    if (groups.length === 1 || groups.length >= partials.length) return (await ask(c, combinePrompt(partials, focus, docs.length))).text;
-    partials = await mapLimit(groups, concurrency, async (g) => (await ask(c, combinePrompt(g, focus, docs.length))).text);
+    if (groups.length === 1 || groups.length >= partials.length) return (await ask(c, combinePrompt(partials, focus, docs.length), 'the combine pass')).text;
+    partials = await mapLimit(groups, concurrency, async (g, i) => (await ask(c, combinePrompt(g, focus, docs.length), `combine round ${round}, group ${i + 1} of ${groups.length}`)).text);
   }
 }
 
 async function perNote(c: Ctx, docs: NoteDoc[], focus: string | undefined, concurrency: number): Promise<{ path: string; summary: string }[]> {
   let done = 0;
   return mapLimit(docs, concurrency, async (d) => {
-    const r = await ask(c, perNotePrompt(d, focus));
+    const r = await ask(c, perNotePrompt(d, focus), `note "${d.path}"`);
     c.job.progress(`summarised ${++done} of ${docs.length} notes`);
     return { path: d.path, summary: r.text };
   });
 }
 
-function hintFor(omitted: string[], skipped: Skipped[], cut: NoteDoc[], limit: number): string | null {
+function hintFor(omitted: string[], skipped: Skipped[], cut: NoteDoc[], limit: number, cutAnswers: string[], maxTokens: number, mode: string): string | null {
   const parts: string[] = [];
   if (omitted.length) parts.push(`${omitted.length} note(s) beyond the limit of ${limit} were not summarised; call summarize again for them, e.g. per folder: ${omittedFolders(omitted)}.`);
   const bad = skipped.filter((s) => s.reason === 'not_found' || s.reason === 'invalid_path');
@@ -96,6 +102,10 @@ function hintFor(omitted: string[], skipped: Skipped[], cut: NoteDoc[], limit: n
   const unreadable = skipped.filter((s) => s.reason === 'unreadable');
   if (unreadable.length) parts.push(`${unreadable.length} note(s) could not be read; retry later or ask the vault owner.`);
   if (cut.length) parts.push(`${cut.length} note(s) were cut to fit one request (only their start was summarised): ${cut.slice(0, 5).map((d) => `"${d.path}" (${d.text.length} of ${d.originalChars} chars)`).join(', ')}; read the rest with read_note(path, offset=…).`);
+  if (cutAnswers.length) {
+    const narrower = mode === 'per_note' ? 'a narrower focus (or mode "synthesis")' : 'fewer notes per call (max_notes, or one subfolder at a time), mode "per_note", or a narrower focus';
+    parts.push(`${cutAnswers.length} answer(s) of the model were cut at its output limit of ${maxTokens} tokens, so the summary ends early there (${cutAnswers.slice(0, 5).join(', ')}${cutAnswers.length > 5 ? ', …' : ''}); call again with ${narrower}, or ask the vault owner to raise the answer length (setting llmMaxOutputTokens, --llm-max-output-tokens).`);
+  }
   return parts.length ? parts.join(' ') : null;
 }
 
@@ -111,7 +121,7 @@ async function run(args: { paths: string[]; focus?: string; mode: 'synthesis' | 
   }
   const budget = Math.max(500, s.summarizeBatchChars - promptOverhead(focus));
   const docs = read.map((r) => fitNote(r.path, r.title, r.text, budget));
-  const c: Ctx = { deps, job, calls: 0 };
+  const c: Ctx = { deps, job, calls: 0, cutAnswers: [] };
   let summary: string;
   let per_note: { path: string; summary: string }[] | undefined;
   if (args.mode === 'per_note') {
@@ -121,14 +131,15 @@ async function run(args: { paths: string[]; focus?: string; mode: 'synthesis' | 
     summary = await synthesis(c, docs, focus, budget, s.llmConcurrency);
   }
   const cut = docs.filter((d) => d.cut);
-  const truncated = omitted.length > 0 || skipped.length > 0 || cut.length > 0;
+  const truncated = omitted.length > 0 || skipped.length > 0 || cut.length > 0 || c.cutAnswers.length > 0;
   const structured: Out = {
     status: 'completed', summary, ...(per_note ? { per_note } : {}),
     sources: docs.map((d) => ({ path: d.path, title: d.title, ...(d.cut ? { cut: true } : {}) })),
     mode: args.mode, truncated, notes_included: docs.length, notes_omitted: omitted.length, notes_limit: limit,
-    hint: hintFor(omitted, skipped, cut, limit), skipped, backend_calls: c.calls,
+    hint: hintFor(omitted, skipped, cut, limit, c.cutAnswers, s.llmMaxOutputTokens, args.mode), skipped, backend_calls: c.calls,
+    ...(c.cutAnswers.length ? { answers_cut: c.cutAnswers } : {}),
   };
-  const coverage = `Covers ${docs.length} note(s)${omitted.length ? `, ${omitted.length} omitted over the limit of ${limit}` : ''}${skipped.length ? `, ${skipped.length} skipped` : ''}${cut.length ? `, ${cut.length} cut` : ''}.`;
+  const coverage = `Covers ${docs.length} note(s)${omitted.length ? `, ${omitted.length} omitted over the limit of ${limit}` : ''}${skipped.length ? `, ${skipped.length} skipped` : ''}${cut.length ? `, ${cut.length} cut` : ''}${c.cutAnswers.length ? `, ${c.cutAnswers.length} answer(s) cut at the model's output limit` : ''}.`;
   const text = `${summary}\n\n---\n${coverage}${structured.hint ? `\n${structured.hint}` : ''}\nSources: ${docs.map((d) => d.path).join(', ')}`;
   return { structured, text };
 }

@@ -7,10 +7,40 @@ import { MetadataCache, type MetadataCacheOptions } from './metadataCache.js';
 import { FileManager } from './fileManager.js';
 import { SecretStorage } from './secretStorage.js';
 import type { Command, PluginSettingTab } from './plugin.js';
+import { WorkspaceLeaf, type ItemView } from './view.js';
 
 export class Workspace extends Events {
   private waiting: (() => unknown)[] = [];
+  /** registerView factories by view type; every open leaf; leaves revealed, in order. */
+  readonly viewCreators = new Map<string, (leaf: WorkspaceLeaf) => ItemView>();
+  leaves: WorkspaceLeaf[] = [];
+  readonly revealed: WorkspaceLeaf[] = [];
+  app!: App;
   constructor(public layoutReady: boolean) { super(); }
+
+  getLeavesOfType(type: string): WorkspaceLeaf[] {
+    return this.leaves.filter((l) => l.view?.getViewType() === type);
+  }
+
+  getRightLeaf(_split: boolean): WorkspaceLeaf {
+    const leaf = new WorkspaceLeaf(this.app, 'right');
+    this.leaves.push(leaf);
+    return leaf;
+  }
+
+  getLeaf(_newLeaf?: unknown): WorkspaceLeaf {
+    const leaf = new WorkspaceLeaf(this.app, 'main');
+    this.leaves.push(leaf);
+    return leaf;
+  }
+
+  async revealLeaf(leaf: WorkspaceLeaf): Promise<void> {
+    this.revealed.push(leaf);
+  }
+
+  detachLeavesOfType(type: string): void {
+    for (const l of this.getLeavesOfType(type)) void l.detach();
+  }
 
   /** Runs the callback once the layout is ready: on a later tick when it already is. */
   onLayoutReady(callback: () => unknown): void {
@@ -56,5 +86,6 @@ export class App {
     this.metadataCache = new MetadataCache(this.vault, opts);
     this.fileManager = new FileManager(this.vault, this.metadataCache);
     this.workspace = new Workspace(opts.layoutReady ?? true);
+    this.workspace.app = this;
   }
 }

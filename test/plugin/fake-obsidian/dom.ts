@@ -1,5 +1,5 @@
 // A DOM-less element with the slice of Obsidian's HTMLElement helpers the plugin calls
-// (createEl/createDiv/empty/setText/addClass/setAttr). Settings record themselves on their element
+// (createEl/createDiv/createSvg/appendText/empty/setText/addClass/setAttr). Settings record themselves on their element
 // so tests can find them by name and drive their components.
 import type { Setting } from './setting.js';
 
@@ -34,6 +34,23 @@ export class FakeElement {
   createSpan(o: ElOptions | string = {}, cb?: (el: FakeElement) => void): FakeElement {
     return this.createEl('span', o, cb);
   }
+
+  /** Obsidian's createSvg: an SVG element (recorded like any other, tag name kept). */
+  createSvg(tag: string, o: ElOptions | string = {}, cb?: (el: FakeElement) => void): FakeElement {
+    const el = this.createEl(tag, o, cb);
+    el.svg = true;
+    return el;
+  }
+
+  /** Obsidian's appendText: a text node after the existing children. */
+  appendText(t: string): void {
+    this.appendChild(new FakeElement('#text', { text: t }));
+  }
+
+  /** Form controls (a <select>'s value, its onchange handler) as plain fields. */
+  value = '';
+  onchange: ((ev?: unknown) => unknown) | null = null;
+  svg = false;
 
   appendChild(el: FakeElement): FakeElement {
     el.parent = this;

@@ -11,4 +11,5 @@ export { Component, Plugin, PluginSettingTab, SettingTab, type PluginManifest, t
 export { Setting, BaseComponent, ValueComponent, ToggleComponent, TextComponent, TextAreaComponent, DropdownComponent, ButtonComponent, ExtraButtonComponent, Notice, notices } from './setting.js';
 export { App, Workspace, type AppOptions } from './app.js';
 export { SecretStorage } from './secretStorage.js';
+export { ItemView, WorkspaceLeaf } from './view.js';
 export { normalizePath, Platform, requestUrl } from './util.js';

@@ -3,6 +3,7 @@
 import type { EventRef } from './events.js';
 import { FakeElement } from './dom.js';
 import type { App } from './app.js';
+import type { ItemView, WorkspaceLeaf } from './view.js';
 
 export interface PluginManifest { id: string; name: string; version: string; minAppVersion: string; description: string; author: string; isDesktopOnly?: boolean; dir?: string }
 export interface Command { id: string; name: string; callback?: () => unknown; checkCallback?: (checking: boolean) => boolean | void }
@@ -97,8 +98,14 @@ export class Plugin extends Component {
     this.register(() => { this.app.setting.pluginTabs = this.app.setting.pluginTabs.filter((t) => t !== tab); });
   }
 
-  addRibbonIcon(_icon: string, title: string, callback: (evt: unknown) => unknown): FakeElement {
-    const el = this.app.ribbon.createDiv({ cls: 'side-dock-ribbon-action', attr: { 'aria-label': title } });
+  /** Like the app: the factory is used for leaves of that type; unloading detaches them. */
+  registerView(type: string, creator: (leaf: WorkspaceLeaf) => ItemView): void {
+    this.app.workspace.viewCreators.set(type, creator);
+    this.register(() => { this.app.workspace.detachLeavesOfType(type); this.app.workspace.viewCreators.delete(type); });
+  }
+
+  addRibbonIcon(icon: string, title: string, callback: (evt: unknown) => unknown): FakeElement {
+    const el = this.app.ribbon.createDiv({ cls: 'side-dock-ribbon-action', attr: { 'aria-label': title, 'data-icon': icon } });
     (el as FakeElement & { onClick?: typeof callback }).onClick = callback;
     this.register(() => el.detach());
     return el;

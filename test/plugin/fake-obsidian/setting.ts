@@ -25,7 +25,9 @@ export abstract class ValueComponent<T> extends BaseComponent {
 
 export class ToggleComponent extends ValueComponent<boolean> {
   readonly toggleEl = new FakeElement('div', { cls: 'checkbox-container' });
+  tooltip = '';
   constructor(_containerEl: FakeElement) { super(); this.value = false; }
+  setTooltip(t: string): this { this.tooltip = t; return this; }
 }
 
 export class TextComponent extends ValueComponent<string> {

@@ -1,0 +1,74 @@
+// import_from_url: fetch a web resource straight into the vault, under the outbound deny policy
+// (src/net/addressPolicy.ts, src/net/safeFetch.ts) and the safe write path (src/transfer/landing.ts).
+import { z } from 'zod';
+import { defineTool } from '../tool.js';
+import { refuse } from '../../core/errors.js';
+import { mimeOf } from '../../core/mime.js';
+import { checkDestination, land, landingCap } from '../../transfer/landing.js';
+import { safeFetch, FetchError, type ResolvedAddress } from '../../net/safeFetch.js';
+import { importSettings } from '../../net/settings.js';
+
+/** TEST ONLY, set programmatically: "address:port" pairs reachable although not public, and a DNS stub. */
+export interface NetTestHooks { allow?: ReadonlySet<string>; resolve?: (host: string) => Promise<ResolvedAddress[]> }
+
+export const importFromUrl = defineTool({
+  name: 'import_from_url',
+  title: 'Import a file from the web',
+  family: 'transfer',
+  description: (deps) => {
+    const s = importSettings(deps.settings());
+    return `Fetch a web resource (${s.importAllowHttp ? 'https or http' : 'https only'}) straight into the vault at path, without its bytes passing through the conversation. This makes a network request from the user's computer. ` +
+      'Only public internet addresses are reached: private, loopback, link-local, carrier-grade NAT, multicast and cloud-metadata addresses are refused in every spelling, also after a redirect (at most 5). ' +
+      `At most ${landingCap(deps.settings())} bytes and ${s.importTimeoutS} s. The file never replaces an existing one unless overwrite=true. Returns final_url, size, sha256 and MIME type.`;
+  },
+  input: z.strictObject({
+    url: z.string().max(4000).describe('Absolute https URL (http only when the vault owner allowed it)'),
+    path: z.string().describe('Vault-relative destination path including the file name, e.g. "Clippings/paper.pdf"'),
+    overwrite: z.boolean().default(false).describe('Allow replacing an existing file at path'),
+    expected_hash: z.string().optional().describe('With overwrite: content_hash of the file you mean to replace'),
+  }),
+  output: z.object({
+    path: z.string(),
+    created: z.boolean(),
+    size: z.number().int(),
+    sha256: z.string(),
+    content_hash: z.string(),
+    mime: z.string(),
+    final_url: z.string(),
+    redirects: z.array(z.string()),
+    status: z.number().int(),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  async handler(args, ctx) {
+    const deps = ctx.deps;
+    const dest = checkDestination(deps, ctx.vault, args.path, args.overwrite, args.expected_hash);
+    const s = importSettings(deps.settings());
+    const hooks = deps.services.testOnlyNetAllow as NetTestHooks | undefined;
+    let got;
+    try {
+      got = await safeFetch(args.url, {
+        maxBytes: landingCap(deps.settings()),
+        timeoutMs: s.importTimeoutS * 1000,
+        allowHttp: s.importAllowHttp,
+        userAgent: `vault-mcp-server/${deps.version}`,
+        signal: ctx.signal,
+        ...(hooks?.allow ? { testAllow: hooks.allow } : {}),
+        ...(hooks?.resolve ? { resolve: hooks.resolve } : {}),
+      });
+    } catch (e) {
+      if (!(e instanceof FetchError)) throw e;
+      const code = e.reason === 'invalid_url' ? 'invalid_argument' : e.reason;
+      refuse(code, `${e.message} Nothing was written.`, e.details);
+    }
+    const r = await land(deps, ctx.caller.keyName, dest, got.bytes);
+    const ct = (got.contentType ?? '').split(';')[0].trim().toLowerCase();
+    const mime = ct && ct !== 'application/octet-stream' && /^[\w.+-]+\/[\w.+-]+$/.test(ct) ? ct : mimeOf(dest.path);
+    const sha = r.content_hash.slice('sha256:'.length);
+    return {
+      structured: { path: dest.path, created: r.created, size: r.size, sha256: sha, content_hash: r.content_hash, mime, final_url: got.finalUrl, redirects: got.redirects, status: got.status },
+      text: `${r.created ? 'Imported' : 'Replaced'} ${dest.path} (${r.size} bytes, ${mime}) from ${got.finalUrl}${got.redirects.length ? ` after ${got.redirects.length} redirect(s)` : ''}\nsha256: ${sha}`,
+    };
+  },
+});
+
+export const importTools = [importFromUrl];
