@@ -104,7 +104,7 @@ export function mountTransferRoutes(app: express.Express, deps: ServerDeps, stor
     if (Number.isFinite(declared) && declared > cap) {
       store.fail(link, `file of ${declared} bytes is over the ${cap}-byte limit`);
       res.setHeader('Connection', 'close');
-      res.status(413).json({ error: `The file is ${declared} bytes, over the ${cap}-byte limit (settings maxWriteBytes / maxFileWriteBytes).` });
+      res.status(413).json({ error: `The file is ${declared} bytes, over the ${cap}-byte limit (setting maxWriteBytes, CLI --max-write).` });
       req.resume();
       return;
     }
@@ -125,7 +125,7 @@ export function mountTransferRoutes(app: express.Express, deps: ServerDeps, stor
     if (over) {
       store.fail(link, `file over the ${cap}-byte limit`);
       res.setHeader('Connection', 'close');
-      res.status(413).json({ error: `The file is over the ${cap}-byte limit (settings maxWriteBytes / maxFileWriteBytes).` });
+      res.status(413).json({ error: `The file is over the ${cap}-byte limit (setting maxWriteBytes, CLI --max-write).` });
       req.destroy();
       return;
     }
