@@ -179,11 +179,11 @@ function fixAverageFieldLengths(ms: MiniSearch<IndexedDoc>): void {
     const f = internals._fieldIds[name];
     if (f !== undefined && counts[f]) internals._avgFieldLength[f] = sums[f] / counts[f];
   }
-  flat.set(ms, { lengths: lengthsOf, live });
+  flat.set(ms, { lengths: lengthsOf, live, count: (ms as unknown as Internals)._documentIds.size, nextId: internals._nextId });
 }
 
 /** Per index: field lengths as one flat array (note × field) and which short ids are live notes. */
-const flat = new WeakMap<MiniSearch<IndexedDoc>, { lengths: Uint32Array; live: Uint8Array }>();
+const flat = new WeakMap<MiniSearch<IndexedDoc>, { lengths: Uint32Array; live: Uint8Array; count: number; nextId: number }>();
 /** Per index: analyzed title terms by short id (a short id always names the same note version). */
 const titlesById = new WeakMap<MiniSearch<IndexedDoc>, (string[] | undefined)[]>();
 
@@ -312,10 +312,81 @@ export async function runQuery(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, analy
  * into Hit rows, so a query matching most of a large vault costs one pass over its postings.
  */
 export async function runQueryPage(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, analyzer: Analyzer, opts: PageOptions = {}): Promise<QueryPage> {
-  const none: QueryPage = { hits: [], total: 0, totalAll: 0, offset: 0 };
-  if (!q.clauses.length) return none;
+  if (!q.clauses.length) return { hits: [], total: 0, totalAll: 0, offset: 0 };
   if (!flat.has(ms)) changed.add(ms);
+  const ix = ms as unknown as Internals;
+  // Notes added or discarded straight through MiniSearch (not addDoc / markChanged) also re-derive.
+  const f0 = flat.get(ms);
+  if (f0 && (f0.count !== ix._documentIds.size || f0.nextId !== ix._nextId)) changed.add(ms);
   fixAverageFieldLengths(ms);
+  const nPositive = q.leaves.filter((l) => q.clauses.some((c) => c.alts.some((a) => (a.kind === 'prefix') === l.prefix && a.terms.includes(l.term)))).length;
+  const scratch = takeScratch(ms, ix._nextId, Math.max(1, Math.ceil(nPositive / 32)));
+  try {
+    return await pageWith(ms, q, analyzer, opts, scratch);
+  } finally {
+    releaseScratch(ms, scratch);
+  }
+}
+
+/**
+ * Per-note accumulators of one query, kept between queries (a 100k-note vault would otherwise allocate
+ * megabytes of typed arrays per query, and the garbage collector's pauses showed up as p99 latency).
+ * Only the entries of the notes a query touched are cleared afterwards. A query that starts while
+ * another is still running (phrase reads await) gets arrays of its own.
+ */
+interface Scratch {
+  size: number;
+  /** Words of leafMask per note (stride). */
+  W: number;
+  scores: Float64Array;
+  fieldMask: Uint8Array;
+  leafMask: Uint32Array;
+  matchedAll: Uint8Array;
+  /** Notes touched by the query (first n entries), then the candidates (first nc entries of cands). */
+  touched: Int32Array;
+  n: number;
+  cands: Int32Array;
+  busy: boolean;
+}
+const scratchOf = new WeakMap<MiniSearch<IndexedDoc>, Scratch>();
+
+function takeScratch(ms: MiniSearch<IndexedDoc>, size: number, W: number): Scratch {
+  let s = scratchOf.get(ms);
+  if (!s || s.busy || s.size < size) {
+    const cap = Math.max(size, s && !s.busy ? s.size : 0);
+    s = {
+      size: cap, W,
+      scores: new Float64Array(cap), fieldMask: new Uint8Array(cap), leafMask: new Uint32Array(cap * W), matchedAll: new Uint8Array(cap),
+      touched: new Int32Array(cap), n: 0, cands: new Int32Array(cap), busy: false,
+    };
+    const cur = scratchOf.get(ms);
+    if (!cur || !cur.busy) scratchOf.set(ms, s);
+  }
+  // leafMask's stride is the query's word count (all zero between queries, so any stride reads clean).
+  if (s.leafMask.length < s.size * W) s.leafMask = new Uint32Array(s.size * W);
+  s.W = W;
+  s.busy = true;
+  s.n = 0;
+  return s;
+}
+
+function releaseScratch(ms: MiniSearch<IndexedDoc>, s: Scratch): void {
+  const { touched, scores, fieldMask, leafMask, matchedAll, W } = s;
+  for (let i = 0; i < s.n; i++) {
+    const doc = touched[i];
+    scores[doc] = 0;
+    fieldMask[doc] = 0;
+    matchedAll[doc] = 0;
+    for (let w = 0; w < W; w++) leafMask[doc * W + w] = 0;
+  }
+  s.n = 0;
+  s.busy = false;
+  void ms;
+}
+
+async function pageWith(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, analyzer: Analyzer, opts: PageOptions, scratch: Scratch): Promise<QueryPage> {
+  const none: QueryPage = { hits: [], total: 0, totalAll: 0, offset: 0 };
+  const __T=[performance.now()]; const __N:string[]=[];
   const ix = ms as unknown as Internals;
   const { lengths: lens, live } = flat.get(ms)!;
   const NF = FIELDS.length;
@@ -323,47 +394,60 @@ export async function runQueryPage(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, a
   if (!titleCache) { titleCache = []; titlesById.set(ms, titleCache); }
   const positiveLeaves = q.leaves.filter((l) => q.clauses.some((c) => c.alts.some((a) => (a.kind === 'prefix') === l.prefix && a.terms.includes(l.term))));
   const L = positiveLeaves.length;
-  const W = Math.max(1, Math.ceil(L / 32));
-  const size = ix._nextId;
-  const scores = new Float64Array(size);
-  const fieldMask = new Uint8Array(size);
-  const leafMask = new Uint32Array(size * W);
-  const touched: number[] = [];
+  const W = scratch.W;
+  const { scores, fieldMask, leafMask, matchedAll, touched } = scratch;
+  let nt = 0;
   const N = ix._documentCount;
   const { k, b, d } = BM25;
   const fieldIds = FIELDS.map((f) => ix._fieldIds[f]);
   const expanded: { leaf: number; term: string; data: Map<number, Map<number, number>> }[] = [];
-  for (let li = 0; li < L; li++) {
-    const l = positiveLeaves[li];
-    const boostTerm = (l.weight > 1 ? l.weight ** SCORING.qtf : 1) * (l.prefix ? 1 : idfScale(ms, l.term));
-    const word = li >> 5;
-    const bit = 1 << (li & 31);
-    for (const e of expansions(ix, l.term, l.prefix)) {
-      expanded.push({ leaf: li, term: e.term, data: e.data });
-      for (let f = 0; f < FIELDS.length; f++) {
-        const fid = fieldIds[f];
-        const postings = e.data.get(fid);
-        if (!postings) continue;
-        const n = postings.size;
-        const idf = Math.log(1 + (N - n + 0.5) / (n + 0.5));
-        const avg = ix._avgFieldLength[fid];
-        const w = e.weight * boostTerm * BOOSTS[FIELDS[f]];
-        const fbit = 1 << f;
-        const add = (doc: number, tf: number) => {
-          if (!live[doc]) return; // discarded, not yet vacuumed
-          const s = w * idf * (d + (tf * (k + 1)) / (tf + k * (1 - b + (b * lens[doc * NF + fid]) / avg)));
-          if (!fieldMask[doc]) touched.push(doc);
-          scores[doc] += s;
-          fieldMask[doc] |= fbit;
-          leafMask[doc * W + word] |= bit;
-        };
-        const packed = (postings as { pairs?: Uint32Array | null }).pairs;
-        if (packed) for (let i = 0; i < packed.length; i += 2) add(packed[i], packed[i + 1]);
-        else for (const [doc, tf] of postings) add(doc, tf);
+  try {
+    for (let li = 0; li < L; li++) {
+      const l = positiveLeaves[li];
+      const boostTerm = (l.weight > 1 ? l.weight ** SCORING.qtf : 1) * (l.prefix ? 1 : idfScale(ms, l.term));
+      const word = li >> 5;
+      const bit = 1 << (li & 31);
+      for (const e of expansions(ix, l.term, l.prefix)) {
+        expanded.push({ leaf: li, term: e.term, data: e.data });
+        for (let f = 0; f < FIELDS.length; f++) {
+          const fid = fieldIds[f];
+          const postings = e.data.get(fid);
+          if (!postings) continue;
+          const n = postings.size;
+          const idf = Math.log(1 + (N - n + 0.5) / (n + 0.5));
+          const avg = ix._avgFieldLength[fid];
+          const w = e.weight * boostTerm * BOOSTS[FIELDS[f]];
+          const wi = w * idf; // (w * idf) * x is how w * idf * x evaluates: same bits
+          const fbit = 1 << f;
+          // The same sum, inlined for both posting forms (no per-posting closure call).
+          const packed = (postings as { pairs?: Uint32Array | null }).pairs;
+          if (packed) {
+            for (let i = 0; i < packed.length; i += 2) {
+              const doc = packed[i];
+              if (!live[doc]) continue; // discarded, not yet vacuumed
+              const tf = packed[i + 1];
+              if (!fieldMask[doc]) touched[nt++] = doc;
+              scores[doc] += wi * (d + (tf * (k + 1)) / (tf + k * (1 - b + (b * lens[doc * NF + fid]) / avg)));
+              fieldMask[doc] |= fbit;
+              leafMask[doc * W + word] |= bit;
+            }
+          } else {
+            for (const [doc, tf] of postings) {
+              if (!live[doc]) continue;
+              if (!fieldMask[doc]) touched[nt++] = doc;
+              scores[doc] += wi * (d + (tf * (k + 1)) / (tf + k * (1 - b + (b * lens[doc * NF + fid]) / avg)));
+              fieldMask[doc] |= fbit;
+              leafMask[doc * W + word] |= bit;
+            }
+          }
+        }
       }
     }
+  } finally {
+    scratch.n = nt; // so the entries are cleared even if this throws
   }
-  if (!touched.length) return none;
+  __T.push(performance.now()); __N.push('accum');
+  if (!nt) return none;
   // Exclusions: notes containing any excluded alt.
   let excluded: Set<number> | null = null;
   if (q.excluded.length) {
@@ -384,15 +468,17 @@ export async function runQueryPage(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, a
   const titleOrAlias = (1 << FIELDS.indexOf('title')) | (1 << FIELDS.indexOf('aliases'));
   const titleBit = 1 << FIELDS.indexOf('title');
   const aliasBit = 1 << FIELDS.indexOf('aliases');
-  const matchedAll = new Uint8Array(size);
-  const cands: number[] = [];
+  const candBuf = scratch.cands;
+  let nc = 0;
   const phraseNeeds = new Map<number, Alt[][]>();
   const accept = opts.accept;
-  for (const doc of touched) {
+  for (let ti = 0; ti < nt; ti++) {
+    const doc = touched[ti];
     if (excluded?.has(doc)) continue;
-    const path = ix._documentIds.get(doc);
-    if (path === undefined) continue;
-    if (accept && !accept(path)) continue;
+    if (accept) {
+      const path = ix._documentIds.get(doc);
+      if (path === undefined || !accept(path)) continue;
+    }
     let all = true;
     let phraseCheck: Alt[][] | null = null;
     if (simple) {
@@ -414,8 +500,9 @@ export async function runQueryPage(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, a
     }
     if (all) matchedAll[doc] = 1;
     if (all && phraseCheck) phraseNeeds.set(doc, phraseCheck);
-    cands.push(doc);
+    candBuf[nc++] = doc;
   }
+  const cands = candBuf.subarray(0, nc);
   // Title / alias bonus: score × (1 + titleBonus × match³), match ≤ 1.
   const titleBonus = (doc: number) => {
     const fm = fieldMask[doc];
@@ -428,6 +515,7 @@ export async function runQueryPage(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, a
     }
     scores[doc] *= 1 + SCORING.titleBonus * best ** SCORING.titlePower;
   };
+  __T.push(performance.now()); __N.push('cands');
   const want = opts.limit ?? Infinity;
   if (!Number.isFinite(want) || opts.after || phraseAlts.length || SCORING.titleBonus < 0 || want >= cands.length) {
     for (const doc of cands) titleBonus(doc);
@@ -473,6 +561,7 @@ export async function runQueryPage(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, a
       titleBonus(doc);
     }
   }
+  __T.push(performance.now()); __N.push('bonus');
   // Phrases: verify word adjacency on the text of the candidates that need it (bounded).
   if (phraseAlts.length && opts.readText) {
     let budget = opts.phraseReadCap ?? 200;
@@ -496,6 +585,7 @@ export async function runQueryPage(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, a
     return pathOf(x) < pathOf(y);
   };
   const cmp = (x: number, y: number) => (before(x, y) ? -1 : before(y, x) ? 1 : 0);
+  __T.push(performance.now()); __N.push('total');
   let pool = cands;
   const a = opts.after;
   if (a) {
@@ -504,7 +594,7 @@ export async function runQueryPage(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, a
   }
   const limit = opts.limit ?? Infinity;
   let page: number[];
-  if (limit >= pool.length) page = pool.slice().sort(cmp);
+  if (limit >= pool.length) page = Array.from(pool).sort(cmp);
   else {
     // Top `limit` by insertion into a short sorted list: most candidates are rejected by one comparison.
     page = [];
@@ -517,6 +607,7 @@ export async function runQueryPage(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, a
       if (page.length > limit) page.pop();
     }
   }
+  __T.push(performance.now()); __N.push('page');
   const hits: Hit[] = page.map((doc) => {
     const fields = FIELDS.filter((_, f) => fieldMask[doc] & (1 << f));
     const found = new Set<string>();
@@ -526,5 +617,7 @@ export async function runQueryPage(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, a
     }
     return { path: pathOf(doc), score: scores[doc], matchedAll: matchedAll[doc] === 1, fields, terms: [...found] };
   });
+  __T.push(performance.now()); __N.push('hits');
+  if (process.env.KW_T) console.log(__N.map((n,i)=>n+'='+(__T[i+1]-__T[i]).toFixed(1)).join(' '), 'touched', nt);
   return { hits, total: cands.length, totalAll, offset: cands.length - pool.length };
 }

@@ -189,6 +189,10 @@ test('hybrid_search without a usable model is the keyword ranking, marked on eve
     assert.equal(h.structuredContent!.results[0].path, 'Kitchen/Bread.md');
     const st = (await call(s.client, 'embeddings_status')).structuredContent!;
     assert.equal(st.state, 'unavailable');
+    // The model load runs inside the build job; its failure is still a plain refusal, not a job.
+    const b = await call(s.client, 'build_embeddings', {});
+    assert.equal(refusalCode(b), 'unavailable');
+    assert.match(textOf(b), /^Cannot build embeddings: .*does not exist/);
   } finally { await s.stop(); }
   const none = await start({ embeddingModel: '' });
   try {

@@ -325,13 +325,15 @@ export const buildEmbeddings = defineTool({
   available: (deps) => !!semantic(deps),
   async handler(args, ctx) {
     const svc = semantic(ctx.deps)!;
-    try { await svc.ready(); } catch (e) {
-      refuse('unavailable', `Cannot build embeddings: ${unavailableMessage(e)}.`, { reason: unavailableMessage(e) });
-    }
     // The shared job mechanism (src/jobs/jobs.ts): past the soft deadline the answer is "working" with
-    // a job id for get_job_result; concurrent calls (any key) join one build.
+    // a job id for get_job_result; concurrent calls (any key) join one build. The model load happens
+    // inside the job too, so a slow first load is covered by the soft deadline.
     type Out = { status: 'done' | 'working' } & ReturnType<SemanticService['status']>;
     return runAsJob<Out>(ctx, 'build_embeddings', async (job) => {
+      job.progress('loading the embedding model');
+      try { await svc.ready(); } catch (e) {
+        refuse('unavailable', `Cannot build embeddings: ${unavailableMessage(e)}.`, { reason: unavailableMessage(e) });
+      }
       const off = svc.onProgress((st) => job.progress(`${st.embedded} notes embedded, ${st.pending} pending`));
       try {
         await svc.build(args.force, 2 ** 31 - 1);
