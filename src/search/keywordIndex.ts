@@ -384,9 +384,40 @@ function releaseScratch(ms: MiniSearch<IndexedDoc>, s: Scratch): void {
   void ms;
 }
 
+/**
+ * One posting list's BM25 contributions into the query's accumulators (kept out of the async query
+ * function so the optimizing compiler takes these loops on their own); returns the new touched count.
+ */
+function addPacked(p: Uint32Array, live: Uint8Array, lens: Uint32Array, NF: number, fid: number, avg: number, wi: number, fbit: number, W: number, word: number, bit: number, sc: Scratch, nt: number): number {
+  const { scores, fieldMask, leafMask, touched } = sc;
+  const { k, b, d } = BM25;
+  for (let i = 0; i < p.length; i += 2) {
+    const doc = p[i];
+    if (!live[doc]) continue; // discarded, not yet vacuumed
+    const tf = p[i + 1];
+    if (!fieldMask[doc]) touched[nt++] = doc;
+    scores[doc] += wi * (d + (tf * (k + 1)) / (tf + k * (1 - b + (b * lens[doc * NF + fid]) / avg)));
+    fieldMask[doc] |= fbit;
+    leafMask[doc * W + word] |= bit;
+  }
+  return nt;
+}
+
+function addPostings(postings: Map<number, number>, live: Uint8Array, lens: Uint32Array, NF: number, fid: number, avg: number, wi: number, fbit: number, W: number, word: number, bit: number, sc: Scratch, nt: number): number {
+  const { scores, fieldMask, leafMask, touched } = sc;
+  const { k, b, d } = BM25;
+  for (const [doc, tf] of postings) {
+    if (!live[doc]) continue;
+    if (!fieldMask[doc]) touched[nt++] = doc;
+    scores[doc] += wi * (d + (tf * (k + 1)) / (tf + k * (1 - b + (b * lens[doc * NF + fid]) / avg)));
+    fieldMask[doc] |= fbit;
+    leafMask[doc * W + word] |= bit;
+  }
+  return nt;
+}
+
 async function pageWith(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, analyzer: Analyzer, opts: PageOptions, scratch: Scratch): Promise<QueryPage> {
   const none: QueryPage = { hits: [], total: 0, totalAll: 0, offset: 0 };
-  const __T=[performance.now()]; const __N:string[]=[];
   const ix = ms as unknown as Internals;
   const { lengths: lens, live } = flat.get(ms)!;
   const NF = FIELDS.length;
@@ -419,34 +450,17 @@ async function pageWith(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, analyzer: An
           const w = e.weight * boostTerm * BOOSTS[FIELDS[f]];
           const wi = w * idf; // (w * idf) * x is how w * idf * x evaluates: same bits
           const fbit = 1 << f;
-          // The same sum, inlined for both posting forms (no per-posting closure call).
+          // The same sum for both posting forms (packed pairs or a Map), no per-posting closure call.
           const packed = (postings as { pairs?: Uint32Array | null }).pairs;
-          if (packed) {
-            for (let i = 0; i < packed.length; i += 2) {
-              const doc = packed[i];
-              if (!live[doc]) continue; // discarded, not yet vacuumed
-              const tf = packed[i + 1];
-              if (!fieldMask[doc]) touched[nt++] = doc;
-              scores[doc] += wi * (d + (tf * (k + 1)) / (tf + k * (1 - b + (b * lens[doc * NF + fid]) / avg)));
-              fieldMask[doc] |= fbit;
-              leafMask[doc * W + word] |= bit;
-            }
-          } else {
-            for (const [doc, tf] of postings) {
-              if (!live[doc]) continue;
-              if (!fieldMask[doc]) touched[nt++] = doc;
-              scores[doc] += wi * (d + (tf * (k + 1)) / (tf + k * (1 - b + (b * lens[doc * NF + fid]) / avg)));
-              fieldMask[doc] |= fbit;
-              leafMask[doc * W + word] |= bit;
-            }
-          }
+          nt = packed
+            ? addPacked(packed, live, lens, NF, fid, avg, wi, fbit, W, word, bit, scratch, nt)
+            : addPostings(postings, live, lens, NF, fid, avg, wi, fbit, W, word, bit, scratch, nt);
         }
       }
     }
   } finally {
     scratch.n = nt; // so the entries are cleared even if this throws
   }
-  __T.push(performance.now()); __N.push('accum');
   if (!nt) return none;
   // Exclusions: notes containing any excluded alt.
   let excluded: Set<number> | null = null;
@@ -515,20 +529,20 @@ async function pageWith(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, analyzer: An
     }
     scores[doc] *= 1 + SCORING.titleBonus * best ** SCORING.titlePower;
   };
-  __T.push(performance.now()); __N.push('cands');
   const want = opts.limit ?? Infinity;
   if (!Number.isFinite(want) || opts.after || phraseAlts.length || SCORING.titleBonus < 0 || want >= cands.length) {
-    for (const doc of cands) titleBonus(doc);
+    for (let i = 0; i < nc; i++) titleBonus(cands[i]);
   } else {
     // Only the page is needed: a note can reach it only if its best possible score (the bonus at its
     // maximum) is at least the want-th best score before any bonus (a bonus never lowers a score).
     // Full matches rank first, so the partial ones matter only when the full ones do not fill the page.
     let nAll = 0;
-    for (const doc of cands) nAll += matchedAll[doc];
+    for (let i = 0; i < nc; i++) nAll += matchedAll[cands[i]];
     const maxFactor = 1 + SCORING.titleBonus;
     const bar = (group: number, k: number) => {
       const top: number[] = []; // k largest base scores, descending
-      for (const doc of cands) {
+      for (let i = 0; i < nc; i++) {
+        const doc = cands[i];
         if (matchedAll[doc] !== group) continue;
         const v = scores[doc];
         if (top.length >= k && v <= top[top.length - 1]) continue;
@@ -551,7 +565,8 @@ async function pageWith(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, analyzer: An
       for (const li of tl) if (li < 0 || has(doc, li)) n++;
       return 1 + SCORING.titleBonus * (n / tl.length) ** SCORING.titlePower;
     };
-    for (const doc of cands) {
+    for (let i = 0; i < nc; i++) {
+      const doc = cands[i];
       const threshold = matchedAll[doc] ? barAll : barAny;
       if (threshold === -Infinity) { titleBonus(doc); continue; }
       const base = scores[doc];
@@ -561,7 +576,6 @@ async function pageWith(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, analyzer: An
       titleBonus(doc);
     }
   }
-  __T.push(performance.now()); __N.push('bonus');
   // Phrases: verify word adjacency on the text of the candidates that need it (bounded).
   if (phraseAlts.length && opts.readText) {
     let budget = opts.phraseReadCap ?? 200;
@@ -576,7 +590,7 @@ async function pageWith(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, analyzer: An
     for (const doc of phraseNeeds.keys()) matchedAll[doc] = 0;
   }
   let totalAll = 0;
-  for (const doc of cands) totalAll += matchedAll[doc];
+  for (let i = 0; i < nc; i++) totalAll += matchedAll[cands[i]];
   // Rank order: full matches first, then score descending, then path.
   const pathOf = (doc: number) => ix._documentIds.get(doc)!;
   const before = (x: number, y: number) => {
@@ -585,7 +599,6 @@ async function pageWith(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, analyzer: An
     return pathOf(x) < pathOf(y);
   };
   const cmp = (x: number, y: number) => (before(x, y) ? -1 : before(y, x) ? 1 : 0);
-  __T.push(performance.now()); __N.push('total');
   let pool = cands;
   const a = opts.after;
   if (a) {
@@ -598,7 +611,8 @@ async function pageWith(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, analyzer: An
   else {
     // Top `limit` by insertion into a short sorted list: most candidates are rejected by one comparison.
     page = [];
-    for (const doc of pool) {
+    for (let i = 0; i < pool.length; i++) {
+      const doc = pool[i];
       if (page.length >= limit && !before(doc, page[page.length - 1])) continue;
       let lo = 0;
       let hi = page.length;
@@ -607,7 +621,6 @@ async function pageWith(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, analyzer: An
       if (page.length > limit) page.pop();
     }
   }
-  __T.push(performance.now()); __N.push('page');
   const hits: Hit[] = page.map((doc) => {
     const fields = FIELDS.filter((_, f) => fieldMask[doc] & (1 << f));
     const found = new Set<string>();
@@ -617,7 +630,5 @@ async function pageWith(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, analyzer: An
     }
     return { path: pathOf(doc), score: scores[doc], matchedAll: matchedAll[doc] === 1, fields, terms: [...found] };
   });
-  __T.push(performance.now()); __N.push('hits');
-  if (process.env.KW_T) console.log(__N.map((n,i)=>n+'='+(__T[i+1]-__T[i]).toFixed(1)).join(' '), 'touched', nt);
   return { hits, total: cands.length, totalAll, offset: cands.length - pool.length };
 }

@@ -1,0 +1,111 @@
+// The page path (limit / after: title bonus only for notes that can reach the page, top-k selection,
+// accumulators reused between queries) returns exactly the rows of the full ranking (every match
+// scored, bonus applied to all, whole list sorted), with the same totals: on a generated vault with
+// Map postings and with packed (saved and loaded) postings, for many query shapes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createAnalyzer } from '../../src/search/analyzer.js';
+import { parseQuery } from '../../src/search/query.js';
+import { addDoc, createMiniSearch, markChanged, runQuery, runQueryPage, type Hit } from '../../src/search/keywordIndex.js';
+import { buildDoc } from '../../src/search/document.js';
+import { encodeIndex, decodeHeader, decodeIndex } from '../../src/search/persist.js';
+
+const analyzer = createAnalyzer({ stemming: ['english'], stopWords: true });
+
+function rng(seed: number) {
+  return () => { seed = (seed * 1664525 + 1013904223) >>> 0; return seed / 2 ** 32; };
+}
+
+const VOCAB = ['note', 'alpha', 'beta', 'gamma', 'delta', 'garden', 'gardening', 'quantum', 'compute', 'computing', 'river', 'stone', 'light', 'tower',
+  'plugin', 'plugins', 'library', 'device', 'table', 'model', 'search', 'index', 'query', 'vault', 'link', 'graph', 'task', 'daily', 'journal', 'idea',
+  'zephyr', 'onyx', 'quartz', 'umber', 'violet', 'saffron', 'cobalt', 'ember', 'fjord', 'glacier'];
+const r = rng(11);
+const zipf = () => VOCAB[Math.min(VOCAB.length - 1, Math.floor(VOCAB.length ** r()) - 1)];
+const notes: Record<string, string> = {};
+for (let i = 0; i < 1500; i++) {
+  const words: string[] = [];
+  const n = 5 + Math.floor(r() * 60);
+  for (let w = 0; w < n; w++) words.push(w % 17 === 16 ? `\n\n## ${zipf()} ${zipf()}\n` : zipf());
+  const aliases = i % 7 === 0 ? `aliases: ["${zipf()} ${zipf()}", ${zipf()}]\n` : '';
+  const text = `---\n${aliases}tags: [t${i % 13}, ${zipf()}]\n---\n# ${zipf()}\n${words.join(' ')}\n`;
+  // Titles like the benchmark's "Note 123 word": one term in every title makes every note a candidate.
+  notes[`f${i % 10}/Note ${i} ${zipf()}.md`] = text;
+}
+// Exact ties in score (same text, different paths) exercise the path tie-break.
+for (let i = 0; i < 30; i++) notes[`ties/Same ${i % 3}.${i}.md`] = 'tower light tower stone\n';
+
+const paths = Object.keys(notes);
+const queries: string[] = [];
+const qr = rng(5);
+const pick = <T>(xs: T[]) => xs[Math.floor(qr() * xs.length)];
+for (let i = 0; i < 60; i++) queries.push(pick(paths).replace(/^.*\//, '').replace(/\.md$/, '')); // titles
+for (let i = 0; i < 30; i++) queries.push(pick(VOCAB));
+for (let i = 0; i < 40; i++) queries.push(`${pick(VOCAB)} ${pick(VOCAB)}`);
+for (let i = 0; i < 20; i++) queries.push(`note ${pick(VOCAB)} ${pick(VOCAB)}`);
+for (let i = 0; i < 15; i++) queries.push(`${pick(VOCAB).slice(0, 3)}* ${pick(VOCAB)}`);
+for (let i = 0; i < 15; i++) queries.push(`${pick(VOCAB)} OR ${pick(VOCAB)} ${pick(VOCAB)}`);
+for (let i = 0; i < 15; i++) queries.push(`${pick(VOCAB)} ${pick(VOCAB)} -${pick(VOCAB)}`);
+for (let i = 0; i < 10; i++) queries.push(`"${pick(VOCAB)} ${pick(VOCAB)}" ${pick(VOCAB)}`);
+queries.push('tower light', 'Same 1', VOCAB.join(' ')); // the last has more than 32 leaves
+const readText = async (p: string) => notes[p] ?? null;
+const accept = (p: string) => !p.startsWith('f3/');
+
+const row = (h: Hit) => ({ path: h.path, score: h.score, matchedAll: h.matchedAll, fields: h.fields, terms: [...h.terms].sort() });
+
+async function check(ms: ReturnType<typeof createMiniSearch>, label: string) {
+  for (const q of queries) {
+    for (const filter of [undefined, accept]) {
+      const parsed = parseQuery(q, analyzer);
+      const full = await runQuery(ms, parsed, analyzer, { readText, accept: filter });
+      const fullAll = full.filter((h) => h.matchedAll).length;
+      for (const limit of [1, 5, 20]) {
+        let after: Hit | undefined;
+        let seen = 0;
+        for (let pageNo = 0; pageNo < 3; pageNo++) {
+          const page = await runQueryPage(ms, parsed, analyzer, { readText, accept: filter, limit, after });
+          const want = full.slice(seen, seen + limit);
+          assert.deepEqual(page.hits.map(row), want.map(row), `${label}: "${q}" limit ${limit} page ${pageNo}`);
+          assert.equal(page.total, full.length, `${label}: total of "${q}"`);
+          assert.equal(page.totalAll, fullAll, `${label}: totalAll of "${q}"`);
+          assert.equal(page.offset, seen, `${label}: offset of "${q}"`);
+          seen += page.hits.length;
+          if (page.hits.length < limit) break;
+          after = page.hits[page.hits.length - 1];
+        }
+      }
+    }
+  }
+}
+
+const ms = createMiniSearch(analyzer);
+for (const [p, t] of Object.entries(notes)) addDoc(ms, buildDoc(p, t, null), analyzer);
+
+test('page rows and totals equal the full ranking (Map postings)', async () => {
+  await check(ms, 'map');
+});
+
+test('page rows and totals equal the full ranking (packed postings, saved and loaded)', async () => {
+  const bytes = encodeIndex({ v: 1 }, ms);
+  const { rest } = decodeHeader(bytes);
+  const loaded = await decodeIndex(bytes, rest, analyzer);
+  await check(loaded, 'packed');
+});
+
+test('reused accumulators: results do not depend on earlier queries, and follow index changes', async () => {
+  const ms2 = createMiniSearch(analyzer);
+  for (const [p, t] of Object.entries(notes).slice(0, 300)) addDoc(ms2, buildDoc(p, t, null), analyzer);
+  const q = parseQuery('tower light', analyzer);
+  const first = (await runQueryPage(ms2, q, analyzer, { limit: 10 })).hits.map(row);
+  await runQueryPage(ms2, parseQuery(VOCAB.join(' '), analyzer), analyzer, { limit: 10 });
+  await Promise.all([runQueryPage(ms2, q, analyzer, { limit: 10, readText }), runQueryPage(ms2, parseQuery('"tower light" stone', analyzer), analyzer, { limit: 10, readText })]);
+  assert.deepEqual((await runQueryPage(ms2, q, analyzer, { limit: 10 })).hits.map(row), first);
+  // Straight MiniSearch changes (no markChanged) are picked up too.
+  ms2.discard(first[0].path);
+  const without = await runQueryPage(ms2, q, analyzer, { limit: 10 });
+  assert.ok(!without.hits.some((h) => h.path === first[0].path));
+  ms2.add(buildDoc('new/Tower light.md', 'tower light tower light', null));
+  const withNew = await runQuery(ms2, q, analyzer);
+  assert.equal(withNew[0].path, 'new/Tower light.md');
+  markChanged(ms2);
+  assert.deepEqual((await runQueryPage(ms2, q, analyzer, { limit: 5 })).hits.map(row), withNew.slice(0, 5).map(row));
+});
