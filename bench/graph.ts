@@ -119,10 +119,18 @@ async function run(label: string, vault: string): Promise<void> {
   await lat('get_neighborhood depth=2', () => ({ path: pick(), depth: 2 }));
   await lat('list_tasks', () => ({}));
   await lat('list_tasks due_by + tag', () => ({ due_by: '2026-06-30', tags: ['t3'] }));
+  // A real structural change (a new note whose name other links may resolve to): host rows and the
+  // graph update incrementally; then a forced full rebuild for comparison.
+  const added = `bench-new-${process.pid}.md`;
+  await host.writer.create(added, `# New\n\n[[${pick().replace(/\.md$/, '')}]]\n`);
+  t = performance.now();
+  graph.get();
+  console.log(`graph update after creating a note (incremental): ${ms(performance.now() - t)}`);
   graph.invalidate();
   t = performance.now();
   graph.get();
-  console.log(`graph rebuild after a structural change: ${ms(performance.now() - t)}`);
+  console.log(`graph full rebuild (forced): ${ms(performance.now() - t)}`);
+  await host.writer.remove(added); // the bench vaults are cached between runs: leave them as found
   await tasks.stop();
   graph.stop();
   await host.close();

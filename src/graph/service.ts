@@ -1,6 +1,7 @@
 // The graph service: a LinkGraph kept in step with the host. Structural events (create, delete,
-// rename) change how other notes' links resolve, so they schedule a full rebuild from the host's
-// resolvedLinks; a re-parsed note ('metadata') only replaces its own row, re-resolved link by link. Work is lazy: events mark
+// rename) change how other notes' links resolve: when the host replaces changed rows by new objects
+// (NodeHost, `linkRowsReplaced`) only rows whose object changed are applied; otherwise (Obsidian)
+// they schedule a full rebuild from the host's resolvedLinks; a re-parsed note ('metadata') only replaces its own row, re-resolved link by link. Work is lazy: events mark
 // what is dirty, the next query applies it. Rows re-parsed before the host finished resolving links
 // ('resolved') are applied again after it, so an early query never pins a half-resolved row.
 import type { VaultEvent, VaultHost } from '../host/port.js';
@@ -93,6 +94,10 @@ export function rowOf(host: VaultHost, source: string, resolver: LinkResolver = 
 export class GraphService {
   private graph: LinkGraph | null = null;
   private full = true;
+  /** A create/delete/rename since the last query: rows elsewhere may resolve differently. */
+  private structural = false;
+  /** The host row objects each graph row was built from (for hosts with linkRowsReplaced). */
+  private readonly seen = new Map<string, [Record<string, number> | undefined, Record<string, number> | undefined]>();
   private readonly dirtyRows = new Set<string>();
   private readonly sinceResolved = new Set<string>();
   private unsubscribe: (() => void) | null = null;
@@ -115,7 +120,7 @@ export class GraphService {
 
   private onEvent(e: VaultEvent): void {
     switch (e.type) {
-      case 'create': case 'delete': case 'rename': this.full = true; break;
+      case 'create': case 'delete': case 'rename': this.structural = true; break;
       case 'metadata': this.dirtyRows.add(e.path); this.sinceResolved.add(e.path); break;
       case 'resolved':
         for (const p of this.sinceResolved) this.dirtyRows.add(p);
@@ -128,20 +133,27 @@ export class GraphService {
   /** The current graph, bringing it up to date first. */
   get(): LinkGraph {
     if (!this.unsubscribe) this.start();
-    if (this.full || !this.graph) {
+    if (this.structural && this.graph && !this.full && this.host.linkRowsReplaced) {
+      this.applyChangedRows(this.graph);
+      return this.graph;
+    }
+    if (this.full || this.structural || !this.graph) {
       const t0 = this.clock();
       const resolved = this.host.resolvedLinks();
       const unresolved = this.host.unresolvedLinks();
       this.graph = LinkGraph.build(resolved, unresolved);
       this.full = false;
+      this.structural = false;
       this.dirtyRows.clear();
+      this.seen.clear();
+      if (this.host.linkRowsReplaced) for (const src of new Set([...Object.keys(resolved), ...Object.keys(unresolved)])) this.seen.set(src, [resolved[src], unresolved[src]]);
       this.lastBuild = { ms: this.clock() - t0, notes: Object.keys(resolved).length, edges: this.graph.edgeCount() };
       this.version++;
       return this.graph;
     }
     if (this.dirtyRows.size) {
-      // Re-resolve only the re-parsed notes' own links (the host's full maps can be costly to
-      // recompute after a change: NodeHost rebuilds them whole).
+      // Re-resolve only the re-parsed notes' own links: cheaper than reading the host's whole maps
+      // (and, in Obsidian, correct before the app has finished resolving).
       for (const p of this.dirtyRows) {
         const row = rowOf(this.host, p);
         if (row) this.graph.setRow(p, row.resolved, row.unresolved); else this.graph.setRow(p, undefined, undefined);
@@ -175,6 +187,31 @@ export class GraphService {
     if (this.scopedCache.size > 32) this.scopedCache.clear();
     this.scopedCache.set(root, entry);
     return entry;
+  }
+
+  /** After a structural event on a host with linkRowsReplaced: apply rows whose object changed. */
+  private applyChangedRows(graph: LinkGraph): void {
+    const resolved = this.host.resolvedLinks();
+    const unresolved = this.host.unresolvedLinks();
+    const apply = (src: string) => {
+      const r = resolved[src];
+      const u = unresolved[src];
+      const was = this.seen.get(src);
+      if (was && was[0] === r && was[1] === u) return;
+      graph.setRow(src, r, u);
+      this.seen.set(src, [r, u]);
+    };
+    for (const src in resolved) apply(src);
+    for (const src in unresolved) if (!(src in resolved)) apply(src);
+    for (const src of [...this.seen.keys()]) {
+      if (src in resolved || src in unresolved) continue;
+      graph.setRow(src, undefined, undefined);
+      this.seen.delete(src);
+    }
+    // The host's rows are current, re-parsed notes included.
+    this.dirtyRows.clear();
+    this.structural = false;
+    this.version++;
   }
 
   /** Forces the next query to rebuild everything (tests, bench). */

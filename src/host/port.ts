@@ -62,6 +62,12 @@ export interface VaultHost {
   resolvedLinks(): Record<string, Record<string, number>>;
   /** source path → unresolved link text → count, as `metadataCache.unresolvedLinks`. */
   unresolvedLinks(): Record<string, Record<string, number>>;
+  /**
+   * True when the host gives a row a new object whenever that row changes and never mutates one in
+   * place (NodeHost), so a consumer can find changed rows by identity instead of rebuilding. Left
+   * unset for Obsidian: the app's cache makes no such promise.
+   */
+  readonly linkRowsReplaced?: boolean;
 
   /** Subscribe to vault events; returns the unsubscribe function. */
   subscribe(listener: (event: VaultEvent) => void): () => void;

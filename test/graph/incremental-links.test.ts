@@ -12,6 +12,8 @@ import fc from 'fast-check';
 import { NodeHost } from '../../src/host/node/nodeHost.js';
 import { linkNameKeys, nameKeyOf, resolveLinkpath, LinkIndex } from '../../src/core/markdown/links.js';
 import { extractArchive, tempDir } from '../helpers/vault.js';
+import { GraphService } from '../../src/graph/service.js';
+import { LinkGraph } from '../../src/graph/linkGraph.js';
 import { sharedFixture } from '../helpers/paths.js';
 
 const FOLDERS = ['', 'a', 'a/b', 'c'];
@@ -47,6 +49,11 @@ async function apply(host: NodeHost, o: Op): Promise<void> {
 }
 
 const snapshot = (h: NodeHost) => structuredClone({ resolved: h.resolvedLinks(), unresolved: h.unresolvedLinks() });
+/** A LinkGraph as plain sorted data, to compare the service's incremental graph with a fresh build. */
+const adjacency = (g: LinkGraph) => {
+  const dump = (m: Map<string, Map<string, number>>) => Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, Object.fromEntries([...v].sort(([a], [b]) => (a < b ? -1 : 1)))]));
+  return { out: dump(g.out), in: dump(g.in), unresolved: dump(g.unresolved) };
+};
 
 test('linkNameKeys covers every file a resolution can land on', () => {
   const paths = FOLDERS.flatMap((f) => NAMES.map((n) => (f ? `${f}/${n}` : n)));
@@ -71,14 +78,21 @@ test('incremental link maps equal a full rebuild after any sequence of vault eve
     try {
       for (const p of initial) if (!host.stat(p)) await host.writer.create(p, body).catch(() => undefined);
       host.resolvedLinks(); // the full pass; everything after is incremental
-      for (const o of ops) {
-        await apply(host, o);
-        const inc = snapshot(host); // queried after every event, so each is applied on its own
-        const fresh = new NodeHost(vault, { dataDir, watch: false });
-        await fresh.ready();
-        assert.deepStrictEqual(inc, snapshot(fresh), `after ${JSON.stringify(o)}`);
-        await fresh.close();
-      }
+      const graph = new GraphService(host);
+      graph.start();
+      graph.get(); // the graph service's full build; structural events after it only apply changed rows
+      try {
+        for (const o of ops) {
+          await apply(host, o);
+          const inc = snapshot(host); // queried after every event, so each is applied on its own
+          const fresh = new NodeHost(vault, { dataDir, watch: false });
+          await fresh.ready();
+          const want = snapshot(fresh);
+          assert.deepStrictEqual(inc, want, `after ${JSON.stringify(o)}`);
+          assert.deepStrictEqual(adjacency(graph.get()), adjacency(LinkGraph.build(want.resolved, want.unresolved)), `graph after ${JSON.stringify(o)}`);
+          await fresh.close();
+        }
+      } finally { graph.stop(); }
       const inc = snapshot(host);
       assert.deepStrictEqual(inc, structuredClone(host.fullLinkRebuild()));
     } finally {

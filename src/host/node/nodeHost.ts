@@ -38,6 +38,8 @@ export class NodeHost implements VaultHost {
   private resolved: Record<string, Record<string, number>> | null = null;
   private unresolved: Record<string, Record<string, number>> | null = null;
   private readonly dirtyRows = new Set<string>();
+  /** setRow always assigns fresh row objects (see VaultHost.linkRowsReplaced). */
+  readonly linkRowsReplaced = true;
   /** source → name keys its links look at; name key → sources. */
   private readonly keysOfSource = new Map<string, string[]>();
   private readonly sourcesOfKey = new Map<string, Set<string>>();
