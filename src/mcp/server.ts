@@ -83,14 +83,24 @@ export async function dispatch(deps: ServerDeps, caller: Caller, tools: ToolDef[
     code = r.code;
     result = refusalResult(r);
   }
-  // Every call is recorded, refused ones for hidden or unknown tools included (under the tool's own
-  // definition when it exists, else under the name asked for, cut to 64 characters).
-  const seen = tool ?? allTools().find((t) => t.name === name) ?? ({ name: String(name).replace(/[\u0000-\u001f\u007f]/g, '?').slice(0, 64), family: 'unknown' } as unknown as ToolDef);
+  record(deps, tool ?? recordedTool(name), args, ctx, result, code, deps.now() - started);
+  return result;
+}
+
+/**
+ * The definition a call is recorded under: the tool's own when it exists (also when hidden from this
+ * caller), else a stand-in named as asked, control characters replaced and cut to 64 characters.
+ */
+function recordedTool(name: unknown): ToolDef {
+  return allTools().find((t) => t.name === name) ?? ({ name: String(name).replace(/[\u0000-\u001f\u007f]/g, '?').slice(0, 64), family: 'unknown' } as unknown as ToolDef);
+}
+
+/** Every call is recorded by the middleware (audit, daily counters), refused ones included. */
+function record(deps: ServerDeps, tool: ToolDef, args: Record<string, unknown>, ctx: ToolContext, result: CallToolResult, code: string | undefined, ms: number): void {
   const bytes = JSON.stringify(result).length;
   for (const m of deps.middleware) {
-    try { m.after?.({ tool: seen, args, ctx }, { ok: !code, code, ms: deps.now() - started, bytes }); } catch { /* recording must not fail the call */ }
+    try { m.after?.({ tool, args, ctx }, { ok: !code, code, ms, bytes }); } catch { /* recording must not fail the call */ }
   }
-  return result;
 }
 
 /**
@@ -105,12 +115,8 @@ export function earlyRefusal(deps: ServerDeps, caller: Caller, name: unknown, ra
   if (!r) return null;
   const result = refusalResult(r);
   const args = (rawArgs && typeof rawArgs === 'object' ? rawArgs : {}) as Record<string, unknown>;
-  const tool = allTools().find((t) => t.name === name) ?? ({ name: String(name).replace(/[\u0000-\u001f\u007f]/g, '?').slice(0, 64), family: 'unknown' } as unknown as ToolDef);
   const ctx: ToolContext = { deps, caller, vault: new ScopedVault(deps.host, caller.root), signal: new AbortController().signal };
-  const bytes = JSON.stringify(result).length;
-  for (const m of deps.middleware) {
-    try { m.after?.({ tool, args, ctx }, { ok: false, code: r.code, ms: 0, bytes }); } catch { /* recording must not fail the call */ }
-  }
+  record(deps, recordedTool(name), args, ctx, result, r.code, 0);
   return result;
 }
 
