@@ -1,5 +1,6 @@
 // read_file and list_files: any file, by reference and in bounded pieces.
 import { z } from 'zod';
+import { pageCursor } from './args.js';
 import { defineTool, READ_ONLY } from '../tool.js';
 import { contentHash } from '../../core/hash.js';
 import { basename, inFolder } from '../../core/paths.js';
@@ -94,7 +95,7 @@ export const listFiles = defineTool({
     pattern: z.string().optional().describe('Glob on the file name: * any characters, ? one character, [abc] a set; case-insensitive'),
     recursive: z.boolean().default(false).describe('Include sub-folders'),
     limit: z.number().int().min(1).max(1000).default(100).describe('Rows per page (max 1000)'),
-    cursor: z.string().optional().describe('next_cursor from the previous page'),
+    cursor: pageCursor,
   }),
   output: z.object({
     folder: z.string(),

@@ -3,6 +3,7 @@
 // graph (the host's resolvedLinks/unresolvedLinks) and metadata; a root-confined key sees only its
 // part of the graph (links to paths outside answer like links to nothing).
 import { z } from 'zod';
+import { folderFilter, pageCursor } from './args.js';
 import { defineTool, READ_ONLY, type ToolContext } from '../tool.js';
 import { pageAfter } from '../../core/cursor.js';
 import { isoUtc } from '../../core/time.js';
@@ -38,7 +39,7 @@ const pad = (n: number) => String(n).padStart(9, '0');
 function pageInput(max: number, dflt: number, describe: string) {
   return {
     limit: z.number().int().min(1).max(max).default(dflt).describe(describe),
-    cursor: z.string().optional().describe('next_cursor from the previous page'),
+    cursor: pageCursor,
   };
 }
 const nextCursor = z.string().nullable();
@@ -156,7 +157,7 @@ export const getBrokenLinks = defineTool({
     'Links that resolve to no file (dangling), in notes of the vault or a folder, ordered by note path and line; each with the link as written, kind and line. ' +
     'Use it to tidy a vault or before creating the missing notes. Links to a missing heading are not counted. Paged: pass next_cursor as cursor.',
   input: z.strictObject({
-    folder: z.string().optional().describe('Only notes in this folder and its sub-folders; "" = root level only; omit for the whole vault'),
+    folder: folderFilter,
     ...pageInput(500, 50, 'Rows per page (max 500)'),
     wait_for_pending_writes: wait,
   }),
@@ -201,7 +202,7 @@ export const findOrphans = defineTool({
   description:
     'Notes with no resolved link in or out (links to themselves do not count), ordered by path. Use it to find notes that need linking into the vault or that may be obsolete. Paged: pass next_cursor as cursor.',
   input: z.strictObject({
-    folder: z.string().optional().describe('Only notes in this folder and its sub-folders; "" = root level only; omit for the whole vault'),
+    folder: folderFilter,
     ...pageInput(500, 50, 'Rows per page (max 500)'),
     wait_for_pending_writes: wait,
   }),

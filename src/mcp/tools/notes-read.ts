@@ -1,5 +1,6 @@
 // read_note and list_notes: the two calls an agent makes most after a search.
 import { z } from 'zod';
+import { folderFilter, pageCursor } from './args.js';
 import { defineTool, READ_ONLY } from '../tool.js';
 import { readSnapshot } from '../../services/noteText.js';
 import { resolveSection } from '../../core/markdown/sections.js';
@@ -113,9 +114,9 @@ export const listNotes = defineTool({
     'Use it to browse or to see what changed lately; to find notes by content use keyword_search, for folders use list_folders, for attachments list_files. ' +
     'Results are paged: pass next_cursor as cursor for the next page.',
   input: z.strictObject({
-    folder: z.string().optional().describe('Only notes in this folder and its sub-folders; "" = root level only; omit for the whole vault'),
+    folder: folderFilter,
     limit: z.number().int().min(1).max(500).default(50).describe('Rows per page (max 500)'),
-    cursor: z.string().optional().describe('next_cursor from the previous page'),
+    cursor: pageCursor,
     since: z.string().optional().describe('Only notes modified at or after this time (ISO 8601)'),
     until: z.string().optional().describe('Only notes modified before this time (ISO 8601)'),
     order_by: z.enum(SORTS).default('modified').describe('"modified" (newest first, default), "created" (newest first) or "path" (A→Z)'),

@@ -1,5 +1,6 @@
 // keyword_search and reindex: the MiniSearch keyword index (src/search/service.ts) as tools.
 import { z } from 'zod';
+import { folderFilter, frontmatterFilter } from './args.js';
 import { defineTool, READ_ONLY } from '../tool.js';
 import type { ServerDeps } from '../deps.js';
 import { refuse } from '../../core/errors.js';
@@ -36,9 +37,9 @@ export const keywordSearch = defineTool({
     'For paraphrased questions use semantic_search or hybrid_search when listed.',
   input: z.strictObject({
     query: z.string().min(1).max(10_000).describe('Words to find; supports "phrase", prefix*, -exclude, OR'),
-    folder: z.string().optional().describe('Only notes in this folder and its sub-folders; "" = root level only; omit for the whole vault'),
+    folder: folderFilter,
     tags: z.array(z.string()).optional().describe('Only notes carrying every one of these tags (frontmatter or inline; "a" also matches "#a/b")'),
-    frontmatter: z.record(z.string(), z.unknown()).optional().describe('Only notes whose frontmatter has these key/value pairs (a list property matches when it contains the value)'),
+    frontmatter: frontmatterFilter,
     limit: z.number().int().min(1).max(100).default(20).describe('Rows per page (max 100)'),
     cursor: z.string().optional().describe('next_cursor from the previous page of the same query'),
     wait_for_pending_writes: z.boolean().default(false).describe('Wait (up to 10 s) until every pending note change is indexed before searching'),

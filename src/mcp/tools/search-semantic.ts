@@ -3,6 +3,7 @@
 // semantic ranking by reciprocal rank fusion; when one arm is missing the page says so in `arms` on
 // every return path, so an agent never mistakes a keyword-only page for a fused one.
 import { z } from 'zod';
+import { folderFilter, frontmatterFilter } from './args.js';
 import { defineTool, READ_ONLY, type ToolContext } from '../tool.js';
 import type { ServerDeps } from '../deps.js';
 import { refuse } from '../../core/errors.js';
@@ -27,9 +28,9 @@ function keyword(deps: ServerDeps): KeywordRanker | undefined {
 }
 
 const filterInput = {
-  folder: z.string().optional().describe('Only notes in this folder and its sub-folders; "" = root level only; omit for the whole vault'),
+  folder: folderFilter,
   tags: z.array(z.string()).optional().describe('Only notes carrying every one of these tags ("project" also matches "#project/sub")'),
-  frontmatter: z.record(z.string(), z.unknown()).optional().describe('Only notes whose frontmatter has these key/value pairs (a list property matches when it contains the value)'),
+  frontmatter: frontmatterFilter,
 };
 
 const row = {

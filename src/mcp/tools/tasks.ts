@@ -1,5 +1,6 @@
 // list_tasks: tasks from the task index (built from host events; notes are not re-read per call).
 import { z } from 'zod';
+import { folderFilter, pageCursor } from './args.js';
 import { defineTool, READ_ONLY } from '../tool.js';
 import { pageAfter } from '../../core/cursor.js';
 import { refuse } from '../../core/errors.js';
@@ -28,13 +29,13 @@ export const listTasks = defineTool({
     'Each row has path, line, heading path, the task\'s own tags and text. Ordered by due date (undated last), then path and line; due_by / scheduled_by mean on or before. ' +
     'notes_pending in the answer counts notes not yet scanned: while it is > 0 the list may be incomplete (pass wait_for_pending_writes=true). Paged: pass next_cursor as cursor. To change a task, edit the note (read_note + edit_note).',
   input: z.strictObject({
-    folder: z.string().optional().describe('Only notes in this folder and its sub-folders; "" = root level only; omit for the whole vault'),
+    folder: folderFilter,
     status: z.string().default('open').describe('"open" (default), "done", "cancelled", "in_progress", "any", or one status character such as ">"'),
     due_by: z.string().optional().describe('Only tasks due on or before this date (YYYY-MM-DD); undated tasks are left out'),
     scheduled_by: z.string().optional().describe('Only tasks scheduled on or before this date (YYYY-MM-DD)'),
     tags: z.array(z.string()).optional().describe('Only tasks carrying every one of these tags on their own line ("a" also matches "#a/b")'),
     limit: z.number().int().min(1).max(500).default(100).describe('Rows per page (max 500)'),
-    cursor: z.string().optional().describe('next_cursor from the previous page'),
+    cursor: pageCursor,
     wait_for_pending_writes: z.boolean().default(false).describe('Wait (up to 10 s) until every note is scanned'),
   }),
   output: z.object({

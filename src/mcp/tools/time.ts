@@ -1,5 +1,6 @@
 // get_recent (notes by modification or content-change time) and get_changes (the change feed).
 import { z } from 'zod';
+import { folderFilter, pageCursor } from './args.js';
 import { defineTool, READ_ONLY, type ToolContext } from '../tool.js';
 import { pageAfter, newestFirstKey } from '../../core/cursor.js';
 import { refuse } from '../../core/errors.js';
@@ -20,12 +21,12 @@ export const getRecent = defineTool({
     'Notes changed most recently, newest first, with times in UTC. order_by="modified" uses the file\'s modification time; "content_changed" uses when its bytes last changed, ignoring a touch or re-sync that kept them. ' +
     'since/until filter on the same time. For what happened since your last visit, with who did it, use get_changes. Paged: pass next_cursor as cursor.',
   input: z.strictObject({
-    folder: z.string().optional().describe('Only notes in this folder and its sub-folders; "" = root level only; omit for the whole vault'),
+    folder: folderFilter,
     limit: z.number().int().min(1).max(500).default(20).describe('Rows per page (max 500)'),
     since: z.string().optional().describe('Only notes changed at or after this time (ISO 8601)'),
     until: z.string().optional().describe('Only notes changed before this time (ISO 8601)'),
     order_by: z.enum(['modified', 'content_changed']).default('modified').describe('"modified" (file modification time, default) or "content_changed" (when the bytes last changed)'),
-    cursor: z.string().optional().describe('next_cursor from the previous page'),
+    cursor: pageCursor,
   }),
   output: z.object({
     total: z.number().int(),
