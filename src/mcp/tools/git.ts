@@ -1,6 +1,7 @@
 // get_history and get_diff: what changed in a vault kept in git (e.g. with the obsidian-git plugin),
 // listed only when the vault is a git work tree (src/git/feature.ts).
 import { z } from 'zod';
+import { pageCursor } from './args.js';
 import { defineTool, READ_ONLY, type ToolContext } from '../tool.js';
 import { refuse } from '../../core/errors.js';
 import { normalizeFilePath, normalizeFolderPath, withinRoot } from '../../core/paths.js';
@@ -69,9 +70,13 @@ export const getHistory = defineTool({
     path: z.string().optional().describe('Vault-relative note, file or folder; omit for the whole vault'),
     limit: z.number().int().min(1).max(100).default(20).describe('Commits per page (max 100)'),
     since: z.string().optional().describe('Only commits after this time (ISO 8601, e.g. "2026-01-31" or "2026-01-31T09:00:00Z")'),
-    cursor: z.string().optional().describe('next_cursor from the previous page'),
+    cursor: pageCursor,
   }),
-  output: z.object({ path: z.string(), commits: z.array(commitRow), next_cursor: z.string().nullable() }),
+  output: z.object({
+    path: z.string().describe('The file or folder asked about; without path, the key\'s root ("" = the whole vault)'),
+    commits: z.array(commitRow).describe('Newest first'),
+    next_cursor: z.string().nullable().describe('Pass as cursor for older commits; null = no more'),
+  }),
   annotations: READ_ONLY,
   available,
   async handler(args, ctx) {
@@ -125,13 +130,13 @@ export const getDiff = defineTool({
     limit: z.number().int().min(1).max(50).optional().describe('per_commit: most commits (default 10)'),
   }),
   output: z.object({
-    path: z.string(),
+    path: z.string().describe('Vault-relative path of the file'),
     base: z.string().nullable().describe('Commit the combined diff starts from (null = before the first commit)'),
     to: z.string().describe('"working tree" or the newest commit'),
-    diffs: z.array(diffRow),
-    truncated: z.boolean(),
+    diffs: z.array(diffRow).describe('One combined diff, or one per commit with per_commit=true'),
+    truncated: z.boolean().describe('True when diffs were cut to the size cap (total_chars says how much there was)'),
     total_chars: z.number().int().describe('Characters of all diffs before the cap'),
-    more_commits: z.boolean(),
+    more_commits: z.boolean().describe('True when commits beyond limit were left out'),
   }),
   annotations: READ_ONLY,
   available,
