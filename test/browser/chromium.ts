@@ -3,6 +3,7 @@
 // is found. Launch flags: headless, no sandbox (CI runs as root), and every background service off, so
 // the browser makes no connection of its own on this machine's closed network.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ export function chromiumPath(): string | null {
 
 /** undefined when a browser is there, else why the test is skipped (node:test prints it). */
 export function chromiumMissing(): string | undefined {
+  try { createRequire(import.meta.url).resolve('puppeteer-core'); } catch { return 'puppeteer-core is not installed (run npm install)'; }
   if (chromiumPath()) return undefined;
   return `no Chromium found (${process.env.CHROMIUM_PATH ? `CHROMIUM_PATH=${process.env.CHROMIUM_PATH} does not exist` : `looked for ${CANDIDATES.join(', ')}`}); install it with "apt-get install chromium" (.ci/run does) or set CHROMIUM_PATH`;
 }
@@ -63,7 +65,7 @@ export async function servePage(page: { html: string; csp: string; files?: Recor
     const path = (req.url ?? '/').split('?')[0];
     requests.push(path);
     const file = path === '/' ? { type: 'text/html; charset=utf-8', body: page.html } : page.files?.[path];
-    if (!file) { res.writeHead(404).end(); return; }
+    if (!file) { res.writeHead(path === '/favicon.ico' ? 204 : 404).end(); return; }
     res.writeHead(200, { 'content-type': file.type, 'content-security-policy': page.csp, 'cache-control': 'no-store' });
     res.end(file.body);
   });
