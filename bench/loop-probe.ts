@@ -1,0 +1,106 @@
+// Event-loop blocks, measured two ways at once:
+// - a 1 ms timer chain that records every gap between its ticks: a gap of g ms means nothing else could
+//   run for about g − 1 ms (one long task, or a run of callbacks with no timer phase in between: in the
+//   app both freeze the UI the same way). This is the "longest block" and its p99.
+// - perf_hooks.monitorEventLoopDelay (libuv's own delay histogram, 1 ms resolution) as a cross-check.
+// Work that is not the plugin's (the fake app's own link resolution, which the real app does itself)
+// can be reported with `exclude(start, end)`: that time is taken out of the gaps it falls in.
+import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
+
+export interface BlockStats {
+  label: string;
+  totalMs: number;
+  longestMs: number;
+  p99Ms: number;
+  over50: number;
+  eldMaxMs: number;
+  eldP99Ms: number;
+  /** The five longest blocks: [ms since phase start, length]. */
+  worst: [number, number][];
+  excludedMs: number;
+}
+
+export class LoopProbe {
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private last = 0;
+  private start = 0;
+  private gaps: [number, number][] = [];
+  private hist: IntervalHistogram | null = null;
+  private excluded: [number, number][] = [];
+  private label = '';
+
+  begin(label: string): void {
+    this.label = label;
+    this.gaps = [];
+    this.excluded = [];
+    this.hist = monitorEventLoopDelay({ resolution: 1 });
+    this.hist.enable();
+    this.start = this.last = performance.now();
+    const tick = () => {
+      const t = performance.now();
+      const gap = t - this.last - 1;
+      if (gap > 1) this.gaps.push([this.last, t]);
+      this.last = t;
+      this.timer = setTimeout(tick, 1);
+    };
+    this.timer = setTimeout(tick, 1);
+  }
+
+  /** Time [start, end] (performance.now()) spent in work that is not the plugin's. */
+  exclude(start: number, end: number): void {
+    if (this.timer) this.excluded.push([start, end]);
+  }
+
+  end(): BlockStats {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const t = performance.now();
+    // The time since the last tick is a gap too (the phase may end inside a block).
+    if (t - this.last - 1 > 1) this.gaps.push([this.last, t]);
+    this.hist!.disable();
+    let excludedMs = 0;
+    const blocks = this.gaps.map(([a, b]) => {
+      let own = b - a - 1;
+      for (const [s, e] of this.excluded) {
+        const o = Math.min(b, e) - Math.max(a, s);
+        if (o > 0) { own -= o; excludedMs += o; }
+      }
+      return [a - this.start, Math.max(0, own)] as [number, number];
+    });
+    const lengths = blocks.map((b) => b[1]).sort((x, y) => x - y);
+    // p99 over every 1 ms slot of the phase: what share of the time the loop was free enough.
+    const slots = Math.max(1, Math.round(t - this.start));
+    const p99 = percentileOfBlocks(lengths, slots, 0.99);
+    const h = this.hist!;
+    return {
+      label: this.label,
+      totalMs: t - this.start,
+      longestMs: lengths.at(-1) ?? 0,
+      p99Ms: p99,
+      over50: lengths.filter((x) => x > 50).length,
+      eldMaxMs: h.max / 1e6,
+      eldP99Ms: h.percentile(99) / 1e6,
+      worst: [...blocks].sort((x, y) => y[1] - x[1]).slice(0, 5),
+      excludedMs,
+    };
+  }
+}
+
+/**
+ * The p-th percentile of "how long was a tick delayed" over a phase: each block of length L delays
+ * about L one-millisecond ticks (by L, L−1, … 1 ms); every other tick has no delay.
+ */
+function percentileOfBlocks(sortedLengths: number[], slots: number, p: number): number {
+  const delays: number[] = [];
+  for (const L of sortedLengths) for (let d = Math.ceil(L); d >= 1; d--) delays.push(d);
+  const rank = Math.floor(p * Math.max(slots, delays.length));
+  const zeros = Math.max(0, slots - delays.length);
+  if (rank < zeros) return 0;
+  delays.sort((a, b) => a - b);
+  return delays[Math.min(delays.length - 1, rank - zeros)] ?? 0;
+}
+
+export function formatStats(s: BlockStats): string {
+  const f = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+  return `${s.label.padEnd(22)} total ${f(s.totalMs).padStart(7)} ms | longest block ${f(s.longestMs).padStart(6)} ms | p99 ${f(s.p99Ms).padStart(5)} ms | >50 ms: ${String(s.over50).padStart(3)} | ELD max ${f(s.eldMaxMs)} p99 ${f(s.eldP99Ms)} ms${s.excludedMs > 1 ? ` | fake app's own work excluded: ${f(s.excludedMs)} ms` : ''}`;
+}
