@@ -4,21 +4,23 @@
 import type { Feature } from '../features.js';
 import type { IndexStatus, IndexStatusProvider } from '../services/status.js';
 import { SemanticService, type SemanticDeps } from './service.js';
-import { bundledOrtWasm, type EmbeddedWasm } from './ortWasm.js';
+import { shippedOrtWasm, type EmbeddedWasm } from './ortWasm.js';
 import { bundledWorkerChannel, type WorkerChannel } from './workerEmbedder.js';
 
 export const semanticFeature: Feature = {
   name: 'semantic',
   async setup(deps) {
     const injected = deps.services.ortWasmSource as (() => Promise<EmbeddedWasm>) | undefined;
+    const shipped = deps.services.ortWasmFile as string | undefined; // the plugin's ort-wasm-simd.wasm.br
     // Inference off the UI thread: in Obsidian a Web Worker from the bundle; tests inject a worker_threads channel.
     const worker = (deps.services.embedWorker as (() => WorkerChannel | Promise<WorkerChannel>) | undefined) ?? (deps.host.kind === 'obsidian' ? bundledWorkerChannel() : undefined);
     const svc = new SemanticService({
       host: deps.host,
       settings: deps.settings,
       now: deps.now,
-      wasmSource: injected ?? (deps.host.kind === 'obsidian' ? bundledOrtWasm : undefined),
+      wasmSource: injected ?? (shipped ? shippedOrtWasm(shipped) : undefined),
       embedWorker: worker,
+      workerOnly: deps.host.kind === 'obsidian', // never main-thread WASM inside the app
       loadEmbedder: deps.services.loadEmbedder as SemanticDeps['loadEmbedder'], // tests: a stand-in model
       log: deps.services.log as ((m: string) => void) | undefined,
     });
