@@ -118,7 +118,7 @@ export class ActivityView extends ItemView {
     const all = audit.recent(2000);
     const bar = el.createDiv({ cls: 'vmcp-filters' });
     const pick = (label: string, values: string[], key: keyof AuditFilter) => {
-      const sel = bar.createEl('select', { attr: { 'aria-label': label } });
+      const sel = bar.createEl('select', { cls: 'dropdown', attr: { 'aria-label': label } });
       sel.createEl('option', { text: `${label}: all`, value: '' });
       for (const v of values) sel.createEl('option', { text: v, value: v });
       sel.value = String(this.filter[key] ?? '');
