@@ -1,7 +1,8 @@
 // The Obsidian entry point: loads settings, builds the ObsidianHost once the layout is ready, and
 // starts/stops the shared runtime. Only wiring and user-facing messages live here.
 import { Notice, Plugin, TFile, TFolder, type WorkspaceLeaf } from 'obsidian';
-import { withDefaults, type Settings } from './core/settings.js';
+import { withDefaults } from './settings.js';
+import type { Settings } from './core/settings.js';
 import type { KeyRecord } from './core/keys.js';
 import type { ObsidianHost } from './host/obsidian/obsidianHost.js';
 import { pluginDataDir, vaultBasePath } from './host/obsidian/paths.js';
@@ -16,7 +17,7 @@ import { llmServices } from './plugin/llmSettings.js';
 import { appUserData, loadServer, WASM_FILE, type Server } from './plugin/loadServer.js';
 import { PORT_TRIES, portAuto } from './plugin/portChoice.js';
 import type { SemanticService } from './semantic/service.js';
-import type { ServerDeps } from './mcp/deps.js';
+import type { ServerDeps } from './mcp/tool.js';
 import { VaultMcpSettingTab, type SettingsController } from './plugin/settingsTab.js';
 import { ACTIVITY_VIEW, ActivityView } from './plugin/activityView.js';
 import { VERSION } from './version.js';
@@ -148,7 +149,7 @@ export default class VaultMcpPlugin extends Plugin implements SettingsController
   }
 
   semantic(): SemanticService | null {
-    return (this.runtime?.deps.services.semantic as SemanticService | undefined) ?? null;
+    return this.runtime?.deps.services.semantic ?? null;
   }
 
   toolsListSize(rec: KeyRecord): { tools: number; chars: number; bytes: number; tokens: number } | null {

@@ -4,7 +4,7 @@
 // Nothing here imports 'obsidian': the app's runtime pieces (TFile, requestUrl…) are passed in.
 import { createServer } from 'node:net';
 import type { KeyRecord } from '../core/keys.js';
-import type { ServerDeps } from '../mcp/deps.js';
+import type { ServerDeps } from '../mcp/tool.js';
 import { callerFor } from '../http/app.js';
 import { permittedTools, toolListing } from '../mcp/server.js';
 
@@ -13,7 +13,7 @@ export { startRuntime } from '../runtime.js';
 export { ObsidianHost } from '../host/obsidian/obsidianHost.js';
 export { acquireServeLock, ServeLockError } from '../host/serveLock.js';
 export { PortInUseError } from '../http/listen.js';
-export { indexStatuses } from '../services/status.js';
+export { indexStatuses } from '../services/indexReport.js';
 
 /** Size of the tools/list answer this key gets (what an agent pays in context): tools, characters,
  *  UTF-8 bytes and a token estimate (bytes / 4, the usual rule of thumb for JSON). */

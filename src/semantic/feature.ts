@@ -1,19 +1,19 @@
 // Registers semantic search: deps.services.semantic (SemanticService) and an index status provider.
 // Inside Obsidian the WASM runtime comes from the bundle (ortWasm.ts) and runs in a Web Worker
 // (embedWorker.ts); headless it is onnxruntime-node.
-import type { Feature } from '../features.js';
+import type { Feature } from '../feature.js';
 import type { IndexStatus, IndexStatusProvider } from '../services/status.js';
-import { SemanticService, type SemanticDeps } from './service.js';
-import { shippedOrtWasm, type EmbeddedWasm } from './ortWasm.js';
-import { bundledWorkerChannel, type WorkerChannel } from './workerEmbedder.js';
+import { SemanticService } from './service.js';
+import { shippedOrtWasm } from './ortWasm.js';
+import { bundledWorkerChannel } from './workerEmbedder.js';
 
 export const semanticFeature: Feature = {
   name: 'semantic',
   async setup(deps) {
-    const injected = deps.services.ortWasmSource as (() => Promise<EmbeddedWasm>) | undefined;
-    const shipped = deps.services.ortWasmFile as string | undefined; // the plugin's ort-wasm-simd.wasm.br
+    const injected = deps.services.ortWasmSource;
+    const shipped = deps.services.ortWasmFile; // the plugin's ort-wasm-simd.wasm.br
     // Inference off the UI thread: in Obsidian a Web Worker from the bundle; tests inject a worker_threads channel.
-    const worker = (deps.services.embedWorker as (() => WorkerChannel | Promise<WorkerChannel>) | undefined) ?? (deps.host.kind === 'obsidian' ? bundledWorkerChannel() : undefined);
+    const worker = deps.services.embedWorker ?? (deps.host.kind === 'obsidian' ? bundledWorkerChannel() : undefined);
     const svc = new SemanticService({
       host: deps.host,
       settings: deps.settings,
@@ -21,8 +21,8 @@ export const semanticFeature: Feature = {
       wasmSource: injected ?? (shipped ? shippedOrtWasm(shipped) : undefined),
       embedWorker: worker,
       workerOnly: deps.host.kind === 'obsidian', // never main-thread WASM inside the app
-      loadEmbedder: deps.services.loadEmbedder as SemanticDeps['loadEmbedder'], // tests: a stand-in model
-      log: deps.services.log as ((m: string) => void) | undefined,
+      loadEmbedder: deps.services.loadEmbedder, // tests: a stand-in model
+      log: deps.services.log,
     });
     deps.services.semantic = svc;
     const provider: IndexStatusProvider = {
@@ -32,7 +32,7 @@ export const semanticFeature: Feature = {
         return { name: 'semantic', state, indexed: s.embedded, pending: s.pending, skipped: s.failed, ...(s.reason || s.paused ? { detail: s.paused ? 'paused' : s.reason! } : {}) };
       },
     };
-    const list = (deps.services.indexes as IndexStatusProvider[] | undefined) ?? [];
+    const list = deps.services.indexes ?? [];
     list.push(provider);
     deps.services.indexes = list;
     svc.start();
