@@ -9,16 +9,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, realpathSync, promises as fs } from 'node:fs';
 import { homedir, platform } from 'node:os';
 import { basename, join } from 'node:path';
-import type { Settings } from '../core/settings.js';
+import { CACHE_DEFAULTS, cacheInVault } from './cacheSetting.js';
 
-export const CACHE_DEFAULTS = {
-  /** Keep the rebuildable caches in the plugin folder inside the vault (old behaviour) instead. */
-  cacheInVault: false,
-};
-
-export function cacheInVault(s: Settings): boolean {
-  return typeof s.cacheInVault === 'boolean' ? s.cacheInVault : CACHE_DEFAULTS.cacheInVault;
-}
+export { CACHE_DEFAULTS, cacheInVault };
 
 type Env = Record<string, string | undefined>;
 

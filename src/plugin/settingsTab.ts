@@ -9,7 +9,7 @@ import type { ServerState } from './statusBar.js';
 import { statusTooltip } from './statusBar.js';
 import { claudeCodeCommand, claudeDesktopConfig, isLoopback } from './connectInfo.js';
 import { copyText } from './clipboard.js';
-import { cacheInVault } from '../host/cacheDir.js';
+import { cacheInVault } from '../host/cacheSetting.js';
 import type { SemanticService } from '../semantic/service.js';
 import { renderSemanticSettings } from './semanticSettings.js';
 import { renderLlmSettings, secretsOf } from './llmSettings.js';

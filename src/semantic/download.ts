@@ -22,8 +22,8 @@ export interface DownloadOptions {
   id: string;
   modelsDir: string;
   baseUrl?: string;
-  /** How files are fetched: node's http(s) by default; the plugin passes the app's requestUrl. */
-  get?: HttpGet;
+  /** How files are fetched: nodeHttpGet (httpGet.ts) headless, the app's requestUrl in the plugin. */
+  get: HttpGet;
   onProgress?: (p: DownloadProgress) => void;
   signal?: AbortSignal;
 }
@@ -43,8 +43,7 @@ async function sha256File(path: string): Promise<string> {
 /** Downloads (or resumes) a model; returns its folder. */
 export async function downloadModel(o: DownloadOptions): Promise<string> {
   checkId(o.id);
-  // node's http(s) only when no other client is given (loaded lazily: the plugin's main.js passes requestUrl).
-  const get = o.get ?? (await import('./httpGet.js')).nodeHttpGet;
+  const get = o.get;
   const base = (o.baseUrl ?? 'https://huggingface.co').replace(/\/$/, '');
   const folder = join(o.modelsDir, ...o.id.split('/'));
   const files = [...REQUIRED, ...OPTIONAL];
