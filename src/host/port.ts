@@ -4,13 +4,9 @@
 // a host maps them to whatever spelling the file system uses (macOS may store NFD).
 import type { NoteMetadata } from '../core/markdown/metadata.js';
 import type { VaultWriter } from './writer.js';
+import type { FileStat } from './fileStat.js';
 
-export interface FileStat {
-  path: string;
-  size: number;
-  mtime: number; // ms since epoch
-  ctime: number;
-}
+export type { FileStat } from './fileStat.js';
 
 export type VaultEvent =
   | { type: 'create' | 'modify' | 'delete'; path: string }
@@ -72,7 +68,11 @@ export interface VaultHost {
   /** Subscribe to vault events; returns the unsubscribe function. */
   subscribe(listener: (event: VaultEvent) => void): () => void;
 
+  /** The plugin folder: keys, settings, audit log, change feed (what cannot be rebuilt). */
   readonly data: DataStore;
+  /** Rebuildable caches (keyword index, vectors, models, WASM): outside the vault by default
+   *  (src/host/cacheDir.ts); the same folder as `data` when kept inside. */
+  readonly cache: DataStore;
   /** The write half (host/writer.ts): no-clobber create, atomic replace, no-replace rename, trash. */
   readonly writer: VaultWriter;
   close(): Promise<void>;

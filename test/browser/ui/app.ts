@@ -11,7 +11,7 @@ import { KeyStore } from '../../../src/services/keyStore.js';
 import { AuditLog } from '../../../src/audit/log.js';
 import { UsageStore } from '../../../src/limits/usage.js';
 import type { DataStore } from '../../../src/host/port.js';
-import type { ServerDeps } from '../../../src/mcp/deps.js';
+import type { ServerDeps } from '../../../src/mcp/tool.js';
 import type { UiSnapshot } from './snapshot.js';
 
 /** The plugin data folder in memory, seeded with the real run's files. */
@@ -95,7 +95,17 @@ const vmcpUi = {
       connectUrl: () => snap.connectUrl,
       semantic: () => (semantic as unknown as ReturnType<SettingsController['semantic']>) ?? null,
       serverDeps: () => deps,
+      // What server.js answers in the plugin: the size of the entries the real server listed for the key.
+      toolsListSize: (rec) => {
+        if (!deps) return null;
+        const tools = snap.tools[rec.name] ?? snap.tools[`scope:${rec.scope}`] ?? [];
+        const json = JSON.stringify({ tools });
+        const bytes = new TextEncoder().encode(json).length;
+        return { tools: tools.length, chars: json.length, bytes, tokens: Math.ceil(bytes / 4) };
+      },
       dataDir: snap.dataDir,
+      cacheDir: snap.cacheDir ?? `${snap.dataDir}/cache`,
+      setCacheInVault: async (v) => { calls.push(`setCacheInVault(${v})`); },
     };
     const tab = new VaultMcpSettingTab(app as never, plugin as never, ctl);
     const modal = document.body.createDiv({ cls: 'modal-container mod-dim' }).createDiv({ cls: 'modal mod-settings' });
