@@ -37,7 +37,7 @@ for (let i = 0; i < prof.samples.length; i++) {
 }
 if (cur) runs.push(cur);
 // The plugin's share of a stretch: samples with a frame of the plugin bundle (main.js) or src/ on the stack.
-const PLUGIN = /\/main\.js:/;
+const PLUGIN = /\/(main|server)\.js:/;
 for (const r of runs) {
   r.incl = new Map();
   r.plugin = 0;

@@ -25,16 +25,6 @@ export interface ChangeEvent {
 /** Per-note state remembered between runs: mtime, size, content hash, when the bytes last changed. */
 export interface NoteState { m: number; s: number; h: string | null; c: number }
 
-export interface StateFile {
-  v: 1;
-  seq: number;
-  saved: number;
-  /** Events before this time (or seq) were dropped by retention. */
-  pruned_before_t: number;
-  pruned_before_n: number;
-  files: Record<string, [number, number, string | null, number]>;
-}
-
 export function parseCursor(since: string): { kind: 'seq'; n: number } | { kind: 'time' } | null {
   const m = /^ev:(\d{1,15})$/.exec(since.trim());
   if (m) return { kind: 'seq', n: Number(m[1]) };
@@ -79,16 +69,17 @@ export type Diff =
   | { kind: 'deleted'; path: string };
 
 /** Compares the notes present now with the remembered state (no I/O). */
-export function diffState(prev: Record<string, NoteState>, now: CurrentNote[]): Diff[] {
+export function diffState(prev: Record<string, NoteState> | ReadonlyMap<string, NoteState>, now: CurrentNote[]): Diff[] {
   const out: Diff[] = [];
   const seen = new Set<string>();
+  const get = prev instanceof Map ? (k: string) => prev.get(k) : (k: string) => (prev as Record<string, NoteState>)[k];
   for (const f of now) {
     seen.add(f.path);
-    const p = prev[f.path];
+    const p = get(f.path);
     if (!p) out.push({ kind: 'created', path: f.path });
     else if (p.m !== f.m || p.s !== f.s) out.push({ kind: 'changed?', path: f.path });
   }
-  for (const path of Object.keys(prev)) if (!seen.has(path)) out.push({ kind: 'deleted', path });
+  for (const path of prev instanceof Map ? prev.keys() : Object.keys(prev)) if (!seen.has(path)) out.push({ kind: 'deleted', path });
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 

@@ -17,9 +17,10 @@ import type { Settings } from '../core/settings.js';
 import { contentHash } from '../core/hash.js';
 import { isNotePath } from '../core/paths.js';
 import { changeSettings } from './settings.js';
+import { decodeState, encodeState, type LoadedState } from './stateFile.js';
 import {
   cursorOf, diffState, feedText, pairMoves, parseCursor, parseFeed, retain,
-  type ChangeEvent, type ChangeKind, type NoteState, type StateFile,
+  type ChangeEvent, type ChangeKind, type NoteState,
 } from './feed.js';
 
 export const FEED_FILE = 'changes.jsonl';
@@ -310,23 +311,16 @@ export class ChangeService {
   }
 
   private async writeState(): Promise<void> {
-    const files: StateFile['files'] = {};
-    for (const [p, s] of this.state) files[p] = [s.m, s.s, s.h, s.c];
-    const state: StateFile = { v: 1, seq: this.seq, saved: this.now(), pruned_before_t: this.prunedBefore.t, pruned_before_n: this.prunedBefore.n, files };
-    await this.data.write(STATE_FILE, JSON.stringify(state));
+    // A snapshot first (the encoding yields, and events may change this.state meanwhile).
+    const header = { seq: this.seq, saved: this.now(), pruned_before_t: this.prunedBefore.t, pruned_before_n: this.prunedBefore.n };
+    await this.data.write(STATE_FILE, await encodeState(header, new Map(this.state)));
   }
 
-  private async loadState(): Promise<{ state: StateFile | null; problem: string | null }> {
+  private async loadState(): Promise<{ state: LoadedState | null; problem: string | null }> {
     let bytes: Uint8Array | null;
     try { bytes = await this.data.read(STATE_FILE); } catch (e) { return { state: null, problem: `the saved state could not be read (${(e as Error).message})` }; }
     if (!bytes) return { state: null, problem: null };
-    try {
-      const s = JSON.parse(new TextDecoder().decode(bytes)) as StateFile;
-      if (s && s.v === 1 && typeof s.seq === 'number' && s.files && typeof s.files === 'object') return { state: s, problem: null };
-      return { state: null, problem: 'the saved state has an unknown format' };
-    } catch {
-      return { state: null, problem: 'the saved state is corrupt' };
-    }
+    return decodeState(new TextDecoder().decode(bytes));
   }
 
   private async reconcile(): Promise<void> {
@@ -353,9 +347,8 @@ export class ChangeService {
       return;
     }
 
-    const prev: Record<string, NoteState> = {};
-    for (const [p, [m, sz, h, c]] of Object.entries(state.files)) prev[p] = { m, s: sz, h, c };
-    for (const [p, st] of Object.entries(prev)) this.state.set(p, st);
+    const prev = state.files;
+    this.state = new Map(prev);
     const diffs = diffState(prev, notes.map((f) => ({ path: f.path, m: f.mtime, s: f.size })));
     const created: { path: string; h: string | null }[] = [];
     const deleted: { path: string; h: string | null }[] = [];
@@ -364,17 +357,17 @@ export class ChangeService {
     for (const d of diffs) {
       if (++n % 64 === 0) await yieldNow();
       const st = this.host.stat(d.path);
-      if (d.kind === 'deleted') { deleted.push({ path: d.path, h: prev[d.path].h }); this.state.delete(d.path); continue; }
+      if (d.kind === 'deleted') { deleted.push({ path: d.path, h: prev.get(d.path)!.h }); this.state.delete(d.path); continue; }
       if (!st) continue;
       const h = await this.hashOf(d.path);
       if (d.kind === 'created') { created.push({ path: d.path, h }); this.state.set(d.path, { m: st.mtime, s: st.size, h, c: st.mtime }); continue; }
-      const p = prev[d.path];
+      const p = prev.get(d.path)!;
       if (p.h && h && p.h === h) { this.state.set(d.path, { ...p, m: st.mtime, s: st.size }); continue; }
       this.state.set(d.path, { m: st.mtime, s: st.size, h, c: st.mtime });
       modified.push(d.path);
     }
     const paired = pairMoves(deleted, created);
-    for (const mv of paired.moves) { const st = this.state.get(mv.to); const old = prev[mv.from]; if (st && old) this.state.set(mv.to, { ...st, c: old.c }); }
+    for (const mv of paired.moves) { const st = this.state.get(mv.to); const old = prev.get(mv.from); if (st && old) this.state.set(mv.to, { ...st, c: old.c }); }
     const total = paired.moves.length + paired.created.length + modified.length + paired.deleted.length;
     if (total) {
       const from = new Date(state.saved).toISOString();

@@ -67,7 +67,10 @@ export async function waitForHost(ctx: ToolContext, ms = 10_000): Promise<boolea
   return true;
 }
 
+/** Every graph tool calls this before viewOf(): it also brings the caller's graph up to date in slices
+ *  (GraphService.prepare), so building it never holds the event loop (Obsidian's UI thread) for long. */
 export async function freshness(ctx: ToolContext, wait: boolean | undefined): Promise<{ index_stale: boolean; wait_timed_out?: boolean }> {
   const ok = wait ? await waitForHost(ctx) : true;
+  await graphService(ctx).prepare(ctx.vault.root);
   return { index_stale: ctx.deps.host.pendingCount() > 0, ...(ok ? {} : { wait_timed_out: true }) };
 }

@@ -8,7 +8,8 @@ import type { VaultEvent, VaultHost } from '../host/port.js';
 import type { NoteMetadata, ReferenceCache } from '../core/markdown/metadata.js';
 import { LinkIndex, linkpathOf, resolveLinkpath, splitLink } from '../core/markdown/links.js';
 import { withinRoot } from '../core/paths.js';
-import { LinkGraph } from './linkGraph.js';
+import { LinkGraph, type LinkRows } from './linkGraph.js';
+import { Slicer } from '../services/slicer.js';
 
 export type LinkKind = 'wikilink' | 'embed' | 'markdown' | 'frontmatter';
 
@@ -106,6 +107,8 @@ export class GraphService {
   private readonly scopedCache = new Map<string, { version: number; graph: LinkGraph; resolver: LinkResolver }>();
   /** Last full build: ms and edges, for status and the bench. */
   lastBuild: { ms: number; notes: number; edges: number } | null = null;
+  private preparing: Promise<void> | null = null;
+  private readonly scopedPreparing = new Map<string, Promise<void>>();
 
   constructor(private readonly host: VaultHost, private readonly clock: () => number = () => performance.now()) {}
 
@@ -162,6 +165,90 @@ export class GraphService {
       this.version++;
     }
     return this.graph;
+  }
+
+  /**
+   * Brings the graph up to date in slices that yield to the event loop (in Obsidian this is the UI
+   * thread), so the synchronous get()/scoped() a tool calls right after finds nothing left to do.
+   * A full rebuild at 100k notes is about a second of work; here it is spread over many short tasks.
+   * Tools call it through freshness() (graph/access.ts); concurrent callers share one run.
+   */
+  prepare(root = ''): Promise<void> {
+    if (!this.unsubscribe) this.start();
+    this.preparing ??= this.bringUpToDate().finally(() => { this.preparing = null; });
+    if (root === '') return this.preparing;
+    return this.preparing.then(() => {
+      let p = this.scopedPreparing.get(root);
+      if (!p) {
+        p = this.prepareScoped(root).finally(() => this.scopedPreparing.delete(root));
+        this.scopedPreparing.set(root, p);
+      }
+      return p;
+    });
+  }
+
+  private async bringUpToDate(): Promise<void> {
+    // A structural change while rebuilding means another pass; after a few, the last pass stands
+    // (get() would then redo it synchronously, as before).
+    for (let pass = 0; pass < 4; pass++) {
+      const slicer = new Slicer(this.clock);
+      if (this.structural && this.graph && !this.full && this.host.linkRowsReplaced) { this.applyChangedRows(this.graph); continue; }
+      if (this.full || this.structural || !this.graph) {
+        this.full = false;
+        this.structural = false;
+        this.dirtyRows.clear();
+        const t0 = this.clock();
+        const resolved = this.host.resolvedLinks();
+        const unresolved = this.host.unresolvedLinks();
+        const g = new LinkGraph();
+        for (const source in resolved) { g.setRow(source, resolved[source], unresolved[source]); if (slicer.due()) await slicer.pause(); }
+        for (const source in unresolved) { if (!(source in resolved)) g.setRow(source, undefined, unresolved[source]); if (slicer.due()) await slicer.pause(); }
+        this.installBuilt(g, resolved, unresolved, this.clock() - t0);
+        continue;
+      }
+      if (!this.dirtyRows.size) return;
+      // Re-parsed notes: their own rows, re-resolved link by link, a slice at a time.
+      const graph = this.graph;
+      for (const p of [...this.dirtyRows]) {
+        if (this.graph !== graph || this.full || this.structural) break;
+        this.dirtyRows.delete(p);
+        const row = rowOf(this.host, p);
+        graph.setRow(p, row?.resolved, row?.unresolved);
+        this.version++;
+        if (slicer.due()) await slicer.pause();
+      }
+    }
+  }
+
+  private installBuilt(g: LinkGraph, resolved: LinkRows, unresolved: LinkRows, ms: number): void {
+    this.graph = g;
+    this.seen.clear();
+    if (this.host.linkRowsReplaced) for (const src of new Set([...Object.keys(resolved), ...Object.keys(unresolved)])) this.seen.set(src, [resolved[src], unresolved[src]]);
+    this.lastBuild = { ms, notes: Object.keys(resolved).length, edges: g.edgeCount() };
+    this.version++;
+  }
+
+  /** scoped(root)'s build, in slices; the result is what scoped(root) returns until the graph changes. */
+  private async prepareScoped(root: string): Promise<void> {
+    const version = this.version;
+    const hit = this.scopedCache.get(root);
+    if (hit && hit.version === version) return;
+    const slicer = new Slicer(this.clock);
+    const files = this.host.files().map((f) => f.path).filter((p) => withinRoot(p, root));
+    const resolver = scopedResolver(this.host, root, files);
+    const resolved: LinkRows = {};
+    const unresolved: LinkRows = {};
+    for (const p of files) {
+      const row = rowOf(this.host, p, resolver);
+      if (row) { resolved[p] = row.resolved; unresolved[p] = row.unresolved; }
+      if (slicer.due()) await slicer.pause();
+    }
+    if (this.version !== version || this.full || this.structural || this.dirtyRows.size) return; // changed meanwhile: scoped() builds it
+    const g = new LinkGraph();
+    for (const source in resolved) { g.setRow(source, resolved[source], unresolved[source]); if (slicer.due()) await slicer.pause(); }
+    if (this.version !== version) return;
+    if (this.scopedCache.size > 32) this.scopedCache.clear();
+    this.scopedCache.set(root, { version, graph: g, resolver });
   }
 
   /**

@@ -6,6 +6,7 @@
 import type { VaultEvent, VaultHost } from '../host/port.js';
 import { isNotePath } from '../core/paths.js';
 import { tasksOfNote, type NoteTask } from '../core/tasks.js';
+import { Slicer } from '../services/slicer.js';
 
 const BATCH = 32;
 const INLINE_DRAIN = 64;
@@ -30,7 +31,13 @@ export class TaskService {
     this.started ??= (async () => {
       this.unsubscribe = this.host.subscribe((e) => this.onEvent(e));
       await this.host.ready();
-      for (const f of this.host.files()) if (isNotePath(f.path)) this.consider(f.path);
+      // Every note's metadata is looked at once: in slices, so 100k notes never hold the UI thread.
+      const slicer = new Slicer();
+      for (const f of this.host.files()) {
+        if (this.stopped) return;
+        if (isNotePath(f.path)) this.consider(f.path);
+        if (slicer.due()) await slicer.pause();
+      }
       this.initial = false;
       this.kick();
     })();
@@ -67,7 +74,8 @@ export class TaskService {
     this.draining = (async () => {
       try {
         while (this.queue.size && !this.stopped) {
-          const batch = [...this.queue].slice(0, BATCH);
+          const batch: string[] = [];
+          for (const p of this.queue) { batch.push(p); if (batch.length === BATCH) break; }
           for (const p of batch) this.queue.delete(p);
           this.inFlight += batch.length;
           try { await Promise.all(batch.map((p) => this.scan(p))); } finally { this.inFlight -= batch.length; }

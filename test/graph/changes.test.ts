@@ -1,6 +1,7 @@
 // The change feed: attribution (recordOwn), touches that keep the bytes, persistence across restarts,
 // reconciliation of changes made while stopped (gap line, moves by hash), reset lines, retention gaps,
 // cursors ahead of the feed, and get_changes filters and paging over HTTP.
+import { decodeState, encodeState } from '../../src/changes/stateFile.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, renameSync, rmSync, utimesSync, writeFileSync, readFileSync } from 'node:fs';
@@ -362,11 +363,28 @@ test('state saves land in order: an older snapshot never overwrites a newer one 
     const second = save(); // must land after the first, with the edit in it
     release();
     await Promise.all([first, second]);
-    const st = JSON.parse(readFileSync(join(dataDir, STATE_FILE), 'utf8')) as { files: Record<string, [number, number, string | null, number]> };
-    assert.equal(st.files['Welcome.md'][1], host.stat('Welcome.md')!.size, 'the state file holds the newest snapshot');
+    const st = (await decodeState(readFileSync(join(dataDir, STATE_FILE), 'utf8'))).state!;
+    assert.equal(st.files.get('Welcome.md')!.s, host.stat('Welcome.md')!.size, 'the state file holds the newest snapshot');
   } finally {
     store.write = realWrite;
     await svc.stop();
     await host.close();
   }
+});
+
+test('the saved state: v2 lines round-trip in slices; a v1 file is still read (then rewritten as v2); damage is refused', async () => {
+  const files = new Map<string, { m: number; s: number; h: string | null; c: number }>();
+  for (let i = 0; i < 5000; i++) files.set(`F${i % 7}/Note "${i}" ünï.md`, { m: 1700000000000 + i, s: i * 3, h: i % 2 ? `sha256:${i}` : null, c: 1600000000000 + i });
+  const header = { seq: 42, saved: 1700000000999, pruned_before_t: 5, pruned_before_n: 6 };
+  const text = await encodeState(header, files);
+  assert.ok(text.startsWith('{"v":2,'));
+  assert.equal(text.split('\n').length, files.size + 2, 'a header line, one line per note, a final newline');
+  const back = (await decodeState(text)).state!;
+  assert.deepEqual({ ...back, files: undefined }, { ...header, files: undefined });
+  assert.deepEqual([...back.files], [...files]);
+  const v1 = JSON.stringify({ v: 1, ...header, files: Object.fromEntries([...files].map(([p, s]) => [p, [s.m, s.s, s.h, s.c]])) });
+  assert.deepEqual([...(await decodeState(v1)).state!.files], [...files]);
+  assert.match((await decodeState(text.slice(0, text.length - 40))).problem ?? '', /corrupt/);
+  assert.match((await decodeState('{"v":3,"seq":1}')).problem ?? '', /unknown format/);
+  assert.match((await decodeState('not json')).problem ?? '', /corrupt/);
 });

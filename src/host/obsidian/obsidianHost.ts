@@ -33,8 +33,10 @@ const PENDING_GRACE_MS = 5000;
 /** ready() proceeds after this long even if the app never caches some note (they are reported stale). */
 const READY_BOUND_MS = 20_000;
 
-const hidden = (p: string) => p.split('/').some((c) => c.startsWith('.'));
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
+/** A path with a component starting with '.' (.obsidian, .trash, .git…): never shown. */
+const hidden = (p: string) => p.charCodeAt(0) === 46 || p.includes('/.');
+const nfc = (p: string) => (NON_ASCII.test(p) ? p.normalize('NFC') : p);
 
 export class ObsidianHost implements VaultHost {
   readonly kind = 'obsidian' as const;
@@ -56,6 +58,10 @@ export class ObsidianHost implements VaultHost {
   private initialDone = false;
   private links: { resolved: Record<string, Record<string, number>>; unresolved: Record<string, Record<string, number>> } | null = null;
   private byNfc: Map<string, TAbstractFile> | null = null;
+  /** Every visible file's stat by NFC path, kept from vault events: files() serves every status poll and
+   *  index, and walking the vault for it costs milliseconds per call at 100k files. null = rebuild. */
+  private fileStats: Map<string, FileStat> | null = null;
+  private fileList: FileStat[] | null = null;
   private readyPromise: Promise<void> | null = null;
   private readyCheck: (() => void) | null = null;
   private closed = false;
@@ -99,6 +105,7 @@ export class ObsidianHost implements VaultHost {
   private onVault(type: 'create' | 'modify' | 'delete' | 'rename', f: TAbstractFile, oldPath?: string): void {
     this.links = null;
     if (type !== 'modify') this.byNfc = null;
+    this.trackStat(type, f, oldPath);
     if (!(f instanceof this.TFile) || hidden(f.path)) return;
     const path = f.path.normalize('NFC');
     if (type === 'delete') {
@@ -221,16 +228,33 @@ export class ObsidianHost implements VaultHost {
     throw Object.assign(new Error(`ENOENT: no file "${path}" in the vault`), { code: 'ENOENT' });
   }
 
+  /** Keeps fileStats in step with one vault event: O(1) for a file; a folder event rebuilds lazily. */
+  private trackStat(type: 'create' | 'modify' | 'delete' | 'rename', f: TAbstractFile, oldPath?: string): void {
+    const stats = this.fileStats;
+    if (!stats) return;
+    this.fileList = null;
+    if (!(f instanceof this.TFile)) { if (type !== 'modify') this.fileStats = null; return; }
+    if (type === 'delete' || type === 'rename') stats.delete(nfc(type === 'rename' ? oldPath ?? '' : f.path));
+    if (type !== 'delete' && !hidden(f.path)) stats.set(nfc(f.path), this.toStat(f));
+  }
+
   private toStat(f: TFile): FileStat {
-    return { path: f.path.normalize('NFC'), size: f.stat.size, mtime: f.stat.mtime, ctime: f.stat.ctime };
+    return { path: nfc(f.path), size: f.stat.size, mtime: f.stat.mtime, ctime: f.stat.ctime };
   }
 
   files(): FileStat[] {
-    return this.app.vault.getFiles().filter((f) => !hidden(f.path)).map((f) => this.toStat(f));
+    if (!this.fileStats) {
+      this.fileStats = new Map();
+      for (const f of this.app.vault.getFiles()) if (!hidden(f.path)) this.fileStats.set(nfc(f.path), this.toStat(f));
+      this.fileList = null;
+    }
+    this.fileList ??= [...this.fileStats.values()];
+    // A copy: callers sort and filter what they get.
+    return this.fileList.slice();
   }
 
   folders(): string[] {
-    return this.app.vault.getAllFolders(false).filter((f) => !hidden(f.path)).map((f) => f.path.normalize('NFC'));
+    return this.app.vault.getAllFolders(false).filter((f) => !hidden(f.path)).map((f) => nfc(f.path));
   }
 
   stat(path: string): FileStat | null {
@@ -275,16 +299,24 @@ export class ObsidianHost implements VaultHost {
 
   private linkMaps() {
     if (!this.links) {
+      // NFC keys, dot-folders left out. Rows whose keys are already NFC (all-ASCII paths: nearly every
+      // vault) are the app's own objects, not copies: at 100k notes copying every row was the bulk of
+      // the time a graph rebuild held the UI thread. Nothing here writes into them.
       const norm = (m: Record<string, Record<string, number>>, inner: boolean) => {
         const out: Record<string, Record<string, number>> = {};
-        for (const [src, targets] of Object.entries(m)) {
+        for (const src in m) {
           if (hidden(src)) continue;
-          const row: Record<string, number> = {};
-          for (const [t, n] of Object.entries(targets)) {
-            const k = inner ? t.normalize('NFC') : t;
-            row[k] = (row[k] ?? 0) + n;
+          const targets = m[src];
+          let row = targets;
+          if (inner) {
+            for (const t in targets) {
+              if (!NON_ASCII.test(t)) continue;
+              row = {};
+              for (const [k, n] of Object.entries(targets)) { const key = nfc(k); row[key] = (row[key] ?? 0) + n; }
+              break;
+            }
           }
-          out[src.normalize('NFC')] = row;
+          out[nfc(src)] = row;
         }
         return out;
       };

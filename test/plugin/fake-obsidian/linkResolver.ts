@@ -19,8 +19,30 @@ function join(folder: string, rel: string): string | null {
   return out.join('/');
 }
 
-export function appResolve(linkpath: string, source: string, files: string[]): string | null {
-  const all = new Set(files);
+/** The vault's paths indexed by lower-cased file name, so one lookup does not walk every file (the app
+ *  keeps such an index too; walking made the fake itself take minutes on the 6.5k-note Hub vault). */
+export class FileIndex {
+  readonly all: Set<string>;
+  readonly position = new Map<string, number>();
+  private readonly byName = new Map<string, string[]>();
+  constructor(readonly files: string[]) {
+    this.all = new Set(files);
+    files.forEach((f, i) => this.position.set(f, i));
+    for (const f of files) {
+      const k = nameOf(f).toLowerCase();
+      const l = this.byName.get(k);
+      if (l) l.push(f); else this.byName.set(k, [f]);
+    }
+  }
+  /** Files whose name (last component) equals `name` ignoring case, in `files` order. */
+  named(name: string): string[] { return this.byName.get(name.toLowerCase()) ?? []; }
+}
+
+const nameOf = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+
+export function appResolve(linkpath: string, source: string, files: string[] | FileIndex): string | null {
+  const index = files instanceof FileIndex ? files : null;
+  const all = index ? index.all : new Set(files as string[]);
   const folder = source.includes('/') ? source.slice(0, source.lastIndexOf('/')) : '';
   if (linkpath.startsWith('./') || linkpath.startsWith('../')) {
     const p = join(folder, linkpath);
@@ -29,8 +51,10 @@ export function appResolve(linkpath: string, source: string, files: string[]): s
   const wanted = withMd(linkpath.replace(/^\/+/, ''));
   for (const c of wanted) if (all.has(c)) return c;
   const lower = wanted.map((c) => c.toLowerCase());
+  // Any file a `wanted` path can end with has that path's file name: only those are looked at.
+  const pool = index ? [...new Set(wanted.flatMap((c) => index.named(nameOf(c))))].sort((a, b) => index.position.get(a)! - index.position.get(b)!) : (files as string[]);
   const pick = (match: (f: string) => boolean) => {
-    const hits = files.filter(match);
+    const hits = pool.filter(match);
     if (!hits.length) return null;
     const here = hits.find((f) => f.slice(0, Math.max(0, f.lastIndexOf('/'))) === folder);
     return here ?? hits.sort((a, b) => a.length - b.length || (a < b ? -1 : 1))[0];

@@ -14,7 +14,7 @@ import type { NoteMetadata } from '../../../src/core/markdown/metadata.js';
 import { parseMarkdown } from '../../../src/core/markdown/parse.js';
 import { linkpathOf } from '../../../src/core/markdown/links.js';
 import { createHash } from 'node:crypto';
-import { appResolve, type LinkTable } from './linkResolver.js';
+import { appResolve, FileIndex, type LinkTable } from './linkResolver.js';
 
 export type CachedMetadata = NoteMetadata;
 
@@ -41,9 +41,12 @@ export class MetadataCache extends Events {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private flushing: Promise<void> = Promise.resolve();
   private readonly delayMs: number;
+  /** The vault's paths for the resolver; rebuilt after a create, delete or rename. */
+  private fileIndex: FileIndex | null = null;
 
   constructor(private readonly vault: Vault, opts: MetadataCacheOptions = {}) {
     super();
+    for (const ev of ['create', 'delete', 'rename'] as const) vault.on(ev, () => { this.fileIndex = null; });
     this.delayMs = opts.delayMs ?? 10;
     this.uncached = new Set(opts.uncached ?? []);
     this.linkTable = opts.linkTable ?? {};
@@ -157,7 +160,8 @@ export class MetadataCache extends Events {
   private dest(linkpath: string, sourcePath: string): string | null {
     const row = this.linkTable[sourcePath];
     if (row && linkpath in row) return row[linkpath] ?? null;
-    return appResolve(linkpath, sourcePath, this.vault.getFiles().map((f) => f.path));
+    this.fileIndex ??= new FileIndex(this.vault.getFiles().map((f) => f.path));
+    return appResolve(linkpath, sourcePath, this.fileIndex);
   }
 
   getFirstLinkpathDest(linkpath: string, sourcePath: string): TFile | null {

@@ -1,0 +1,64 @@
+// The change feed's saved state (changes-state.json), written and read in slices that yield: at 100k
+// notes it is about 8 MB, and one JSON.stringify or JSON.parse of it held the event loop (Obsidian's UI
+// thread) for 100 ms and more. Format v2 is line-based: a JSON header line, then one JSON array
+// [path, mtime, size, hash, changed] per note. v1 (one JSON object) is still read, once, then rewritten.
+import type { NoteState } from './feed.js';
+import { Slicer } from '../services/slicer.js';
+
+export interface StateHeader {
+  seq: number;
+  saved: number;
+  /** Events before this time (or seq) were dropped by retention. */
+  pruned_before_t: number;
+  pruned_before_n: number;
+}
+
+export interface LoadedState extends StateHeader { files: Map<string, NoteState> }
+
+export async function encodeState(header: StateHeader, files: Map<string, NoteState>): Promise<string> {
+  const slicer = new Slicer();
+  const lines: string[] = [JSON.stringify({ v: 2, ...header })];
+  for (const [p, s] of files) {
+    lines.push(JSON.stringify([p, s.m, s.s, s.h, s.c]));
+    if (slicer.due()) await slicer.pause();
+  }
+  return lines.join('\n') + '\n';
+}
+
+type Row = [string, number, number, string | null, number];
+const isRow = (r: unknown): r is Row => Array.isArray(r) && r.length === 5 && typeof r[0] === 'string' && typeof r[1] === 'number' && typeof r[2] === 'number' && (r[3] === null || typeof r[3] === 'string') && typeof r[4] === 'number';
+
+/** The saved state, or a problem saying why it cannot be used (then the feed starts afresh). */
+export async function decodeState(text: string): Promise<{ state: LoadedState | null; problem: string | null }> {
+  const slicer = new Slicer();
+  const nl = text.indexOf('\n');
+  let head: { v?: unknown; seq?: unknown; saved?: unknown; pruned_before_t?: unknown; pruned_before_n?: unknown; files?: unknown };
+  try { head = JSON.parse(nl < 0 ? text : text.slice(0, nl)) as typeof head; } catch { return { state: null, problem: 'the saved state is corrupt' }; }
+  if (!head || typeof head.seq !== 'number' || (head.v !== 1 && head.v !== 2)) return { state: null, problem: 'the saved state has an unknown format' };
+  const files = new Map<string, NoteState>();
+  if (head.v === 1) {
+    // The old single-object file (one parse, once: the next save writes v2).
+    if (!head.files || typeof head.files !== 'object') return { state: null, problem: 'the saved state has an unknown format' };
+    for (const [p, r] of Object.entries(head.files as Record<string, unknown>)) {
+      const row = [p, ...(Array.isArray(r) ? r : [])];
+      if (isRow(row)) files.set(p, { m: row[1], s: row[2], h: row[3], c: row[4] });
+      if (slicer.due()) await slicer.pause();
+    }
+  } else {
+    let at = nl < 0 ? text.length : nl + 1;
+    while (at < text.length) {
+      let end = text.indexOf('\n', at);
+      if (end < 0) end = text.length;
+      if (end > at) {
+        let row: unknown;
+        try { row = JSON.parse(text.slice(at, end)); } catch { return { state: null, problem: 'the saved state is corrupt' }; }
+        if (!isRow(row)) return { state: null, problem: 'the saved state is corrupt' };
+        files.set(row[0], { m: row[1], s: row[2], h: row[3], c: row[4] });
+      }
+      at = end + 1;
+      if (slicer.due()) await slicer.pause();
+    }
+  }
+  const num = (x: unknown) => (typeof x === 'number' ? x : 0);
+  return { state: { seq: head.seq, saved: num(head.saved), pruned_before_t: num(head.pruned_before_t), pruned_before_n: num(head.pruned_before_n), files }, problem: null };
+}

@@ -1,0 +1,111 @@
+// The in-app host and the graph, kept fast for the UI thread (issue 15, no task over 50 ms): the host's
+// file list is maintained from vault events instead of walking the vault at every call, and must stay
+// exactly what a fresh walk gives through creates, edits, deletes and file and folder renames; the graph
+// builds in slices that yield (GraphService.prepare) and ends equal to a synchronous full build.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../helpers/vault.js';
+import * as fake from './fake-obsidian/index.js';
+import { ObsidianHost } from '../../src/host/obsidian/obsidianHost.js';
+import { GraphService } from '../../src/graph/service.js';
+import { LinkGraph } from '../../src/graph/linkGraph.js';
+import type { App } from 'obsidian';
+
+function hostOn(vault: string) {
+  const app = new fake.App(vault);
+  const owner = new fake.Component();
+  void owner.load();
+  const host = new ObsidianHost({
+    app: app as unknown as App,
+    manifest: { id: 'vault-mcp-server', dir: '.obsidian/plugins/vault-mcp-server' },
+    register: (ref) => owner.registerEvent(ref as unknown as fake.EventRef),
+    classes: { TFile: fake.TFile as never, TFolder: fake.TFolder as never },
+  });
+  return { app, host };
+}
+
+function vaultOf(n: number): string {
+  const vault = join(tempDir('vmcp-slices-'), 'vault');
+  for (let f = 0; f < 5; f++) mkdirSync(join(vault, `F${f}`), { recursive: true });
+  mkdirSync(join(vault, '.obsidian'), { recursive: true });
+  writeFileSync(join(vault, '.obsidian/app.json'), '{}');
+  for (let i = 0; i < n; i++) writeFileSync(join(vault, `F${i % 5}`, `N${i}.md`), `# N${i}\n[[N${(i * 7) % n}]] [[N${(i * 3 + 1) % n}]] [[Missing ${i % 9}]]\n`);
+  return vault;
+}
+
+/** What the host's files() must equal: a fresh walk of the vault (dot-folders out), stats as they are now. */
+function walk(app: fake.App): string[] {
+  return app.vault.getFiles().filter((f) => !f.path.split('/').some((c) => c.startsWith('.'))).map((f) => `${f.path}|${f.stat.size}|${f.stat.mtime}`).sort();
+}
+const listed = (host: ObsidianHost) => host.files().map((f) => `${f.path}|${f.size}|${f.mtime}`).sort();
+
+test('host.files() kept from events equals a fresh walk through edits, creates, deletes and file and folder renames', async () => {
+  const { app, host } = hostOn(vaultOf(60));
+  await host.ready();
+  assert.deepEqual(listed(host), walk(app));
+  const a = host.files();
+  a.pop();
+  assert.equal(host.files().length, a.length + 1, 'callers get a copy they may change');
+
+  const f = app.vault.getFileByPath('F1/N1.md')!;
+  await app.vault.modify(f, '# N1 grown\n'.repeat(50));
+  assert.deepEqual(listed(host), walk(app), 'a modify updates that file\'s size and time');
+  await app.vault.create('F2/New.md', '# New\n');
+  await app.vault.createFolder('G/H');
+  await app.vault.create('G/H/Deep.md', '# Deep\n');
+  await app.vault.create('.obsidian/hidden.md', '# hidden\n').catch(() => undefined);
+  assert.deepEqual(listed(host), walk(app), 'creates, dot-folder files left out');
+  await app.vault.rename(app.vault.getFileByPath('F2/New.md')!, 'F3/Renamed.md');
+  await app.vault.delete(app.vault.getFileByPath('F4/N4.md')!);
+  assert.deepEqual(listed(host), walk(app), 'a file renamed and one deleted');
+  await app.vault.rename(app.vault.getFolderByPath('F0')!, 'G/F0 moved');
+  assert.deepEqual(listed(host), walk(app), 'a folder renamed: every file under it moves');
+  await app.vault.delete(app.vault.getFolderByPath('G')!);
+  assert.deepEqual(listed(host), walk(app), 'a folder deleted with everything in it');
+  assert.ok(!host.files().some((x) => x.path.startsWith('G/')));
+});
+
+const edges = (g: LinkGraph) => [...g.out].flatMap(([s, m]) => [...m].map(([t, n]) => `${s}>${t}:${n}`)).sort();
+const dangling = (g: LinkGraph) => [...g.unresolved].flatMap(([s, m]) => [...m].map(([t, n]) => `${s}>${t}:${n}`)).sort();
+
+test('GraphService.prepare builds in slices that yield, and its graph equals a synchronous full build', async () => {
+  const { app, host } = hostOn(vaultOf(800));
+  await host.ready();
+  await app.metadataCache.settled();
+  // A clock that runs 1 ms per reading: every slice is over its budget after a few rows, so the build
+  // yields many times (a real clock would yield only on a slow machine).
+  let t = 0;
+  const svc = new GraphService(host, () => (t += 1));
+  let turns = 0;
+  let spinning = true;
+  const spin = () => { if (spinning) { turns++; setTimeout(spin, 0); } };
+  setTimeout(spin, 0);
+  await svc.prepare();
+  spinning = false;
+  assert.ok(turns > 5, `the event loop turned during the build (${turns} timer turns)`);
+  const ref = LinkGraph.build(host.resolvedLinks(), host.unresolvedLinks());
+  const g = svc.get();
+  assert.equal(svc.get(), g, 'get() after prepare() does no more work: the same graph');
+  assert.deepEqual(edges(g), edges(ref));
+  assert.deepEqual(dangling(g), dangling(ref));
+  assert.ok(edges(g).length > 800);
+
+  // Edits (re-parsed rows) and a structural change, then prepare again: still equal to a full build.
+  await app.vault.modify(app.vault.getFileByPath('F1/N1.md')!, '# N1\n[[N2]] [[N2]] [[Nowhere]]\n');
+  await app.vault.rename(app.vault.getFileByPath('F2/N7.md')!, 'F3/N7 renamed.md');
+  await app.metadataCache.settled();
+  await svc.prepare();
+  const after = LinkGraph.build(host.resolvedLinks(), host.unresolvedLinks());
+  assert.deepEqual(edges(svc.get()), edges(after));
+  assert.deepEqual(dangling(svc.get()), dangling(after));
+  assert.ok(edges(after).includes('F1/N1.md>F2/N2.md:2'));
+
+  // A confined view prepared in slices is what scoped(root) serves.
+  await svc.prepare('F3');
+  const scoped = svc.scoped('F3');
+  assert.equal(svc.scoped('F3'), scoped, 'cached');
+  assert.ok([...scoped.graph.out.keys()].every((p) => p.startsWith('F3/')));
+  assert.ok([...scoped.graph.out.values()].every((m) => [...m.keys()].every((p) => p.startsWith('F3/'))));
+});
