@@ -243,7 +243,7 @@ export class SemanticService {
     if (!bytes) return new VectorStore(fp);
     let saved: VectorStore;
     try {
-      saved = VectorStore.deserialize(bytes);
+      saved = await VectorStore.deserializeSliced(bytes);
     } catch (e) {
       this.rebuilding = `the saved index was unreadable (${(e as Error).message}); rebuilding`;
       this.deps.log?.(this.rebuilding);
@@ -389,7 +389,7 @@ export class SemanticService {
     const store = this.store;
     if (!store || store.generation === this.savedGeneration) return;
     const gen = store.generation;
-    const bytes = store.serialize();
+    const bytes = await store.serializeSliced();
     await this.deps.host.cache.write(INDEX_FILE, bytes);
     this.indexBytes = bytes.length;
     this.savedGeneration = gen;

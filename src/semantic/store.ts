@@ -11,6 +11,8 @@
 // File layout: "VMCPSEM1" | u32 version | u32 json bytes | u32 dims | u32 rows | 8 bytes reserved |
 // manifest JSON (UTF-8, space-padded to 4 bytes) | rows × dims float32 little-endian.
 
+import { Slicer } from '../services/slicer.js';
+
 export interface Fingerprint {
   model: string;
   dims: number;
@@ -122,6 +124,8 @@ export class VectorStore {
   readonly failed = new Map<string, FailedEntry>();
   /** Bumped on every change; the saver compares it with the last saved generation. */
   generation = 0;
+  /** A sliced save is running: rows must not move (compaction waits), so its snapshot stays valid. */
+  private saving = 0;
 
   constructor(readonly fingerprint: Fingerprint, capacityRows = 1024, opts: { simd?: boolean } = {}) {
     this.stride = Math.ceil(fingerprint.dims / 8) * 8;
@@ -194,7 +198,7 @@ export class VectorStore {
     this.failed.delete(e.path);
     this.used += e.chunks.length;
     this.generation++;
-    if (this.dead > 4096 && this.dead > this.used / 4) this.compact();
+    if (this.dead > 4096 && this.dead > this.used / 4 && !this.saving) this.compact();
   }
 
   remove(path: string): boolean {
@@ -324,16 +328,111 @@ export class VectorStore {
     return out;
   }
 
+  /**
+   * serialize() in slices that yield (the plugin saves on the UI thread): at 100k notes the manifest
+   * JSON and the vector copy held it for hundreds of milliseconds. The bytes are identical to
+   * serialize()'s: the manifest is JSON.stringify's output assembled note by note.
+   */
+  async serializeSliced(): Promise<Uint8Array> {
+    this.compact();
+    // A snapshot: upserts meanwhile append rows after `used` and replace entry objects; removals only
+    // mark rows dead; compaction (the one thing that moves rows) waits until this save is done.
+    this.saving++;
+    try { return await this.writeSnapshot([...this.notes.values()], [...this.failed.entries()], this.used); } finally { this.saving--; }
+  }
+
+  private async writeSnapshot(notes: NoteEntry[], failed: [string, FailedEntry][], used: number): Promise<Uint8Array> {
+    const slicer = new Slicer();
+    const parts: string[] = [`{"fingerprint":${JSON.stringify(this.fingerprint)},"notes":[`];
+    let first = true;
+    for (const e of notes) {
+      parts.push((first ? '' : ',') + JSON.stringify([e.path, e.hash, e.mtime, e.size, e.count, e.chunks.map((c) => [c.ordinal, c.heading, c.start, c.end])]));
+      first = false;
+      if (slicer.due()) await slicer.pause();
+    }
+    parts.push('],"failed":' + JSON.stringify(failed.map(([p, f]) => [p, f.hash, f.error, f.mtime, f.size])) + '}');
+    const enc = new TextEncoder();
+    const blocks: Uint8Array[] = [];
+    let len = 0;
+    for (let i = 0; i < parts.length; i += 2048) {
+      const b = enc.encode(parts.slice(i, i + 2048).join(''));
+      blocks.push(b);
+      len += b.length;
+      if (slicer.due()) await slicer.pause();
+    }
+    const pad = (4 - (len % 4)) % 4;
+    const jsonLen = len + pad;
+    const floats = used * this.dims;
+    const out = new Uint8Array(HEADER + jsonLen + floats * 4);
+    out.set(enc.encode(MAGIC), 0);
+    const dv = new DataView(out.buffer);
+    dv.setUint32(8, VERSION, true);
+    dv.setUint32(12, jsonLen, true);
+    dv.setUint32(16, this.dims, true);
+    dv.setUint32(20, used, true);
+    let at = HEADER;
+    for (const b of blocks) { out.set(b, at); at += b.length; }
+    out.fill(0x20, at, HEADER + jsonLen);
+    const dst = new Float32Array(out.buffer, HEADER + jsonLen, floats);
+    const ROWS = 2048;
+    for (let r = 0; r < used; r += ROWS) {
+      const n = Math.min(ROWS, used - r);
+      const v = this.view(); // the memory may have grown (a new buffer) while this save yielded
+      if (this.stride === this.dims) dst.set(v.subarray(r * this.dims, (r + n) * this.dims), r * this.dims);
+      else for (let k = r; k < r + n; k++) dst.set(v.subarray(k * this.stride, k * this.stride + this.dims), k * this.dims);
+      await slicer.pause();
+    }
+    return out;
+  }
+
+  /** deserialize() in slices that yield (see serializeSliced): same checks, same result. */
+  static async deserializeSliced(bytes: Uint8Array, opts: { simd?: boolean } = {}): Promise<VectorStore> {
+    const { jsonLen, dims, rows } = readHeader(bytes);
+    const slicer = new Slicer();
+    // Decoded a megabyte at a time (a streaming decoder keeps characters split across pieces whole).
+    const dec = new TextDecoder();
+    const pieces: string[] = [];
+    for (let at = 0; at < jsonLen; at += 1 << 20) {
+      const end = Math.min(jsonLen, at + (1 << 20));
+      pieces.push(dec.decode(bytes.subarray(HEADER + at, HEADER + end), { stream: end < jsonLen }));
+      await slicer.pause();
+    }
+    const text = pieces.join('');
+    // The manifest is {"fingerprint":{…},"notes":[…],"failed":[…]}: its note rows are parsed one by one.
+    const notesAt = text.indexOf(',"notes":[');
+    if (!text.startsWith('{"fingerprint":') || notesAt < 0) return VectorStore.deserialize(bytes, opts);
+    const fingerprint = JSON.parse(text.slice('{"fingerprint":'.length, notesAt)) as Fingerprint;
+    if (fingerprint.dims !== dims) throw new Error('vector index header and manifest disagree on dimensions');
+    const store = new VectorStore(fingerprint, Math.max(1, rows), opts);
+    let i = notesAt + ',"notes":['.length;
+    let row = 0;
+    while (text.charCodeAt(i) !== 93 /* ] */) {
+      const end = elementEnd(text, i);
+      const [path, hash, mtime, size, count, chunks] = JSON.parse(text.slice(i, end)) as [string, string, number, number, number, [string | null, string, number, number][]];
+      store.notes.set(path, { path, hash, mtime, size, row, count, chunks: chunks.map(([ordinal, heading, s, e]) => ({ ordinal, heading, start: s, end: e })) });
+      row += count;
+      i = text.charCodeAt(end) === 44 /* , */ ? end + 1 : end;
+      if (slicer.due()) await slicer.pause();
+    }
+    if (row !== rows) throw new Error(`vector index manifest names ${row} rows, the file holds ${rows}`);
+    const rest = text.slice(i + 1).trimEnd();
+    if (!rest.startsWith(',"failed":') || !rest.endsWith('}')) throw new Error('vector index manifest is damaged');
+    for (const [p, hash, error, mtime, size] of JSON.parse(rest.slice(',"failed":'.length, -1)) as [string, string, string, number, number][]) store.failed.set(p, { hash, error, mtime, size });
+    const off = bytes.byteOffset + HEADER + jsonLen;
+    const packed = off % 4 === 0 ? new Float32Array(bytes.buffer as ArrayBuffer, off, rows * dims) : new Float32Array(new Uint8Array(bytes.subarray(HEADER + jsonLen)).buffer);
+    const ROWS = 2048;
+    for (let r = 0; r < rows; r += ROWS) {
+      const n = Math.min(ROWS, rows - r);
+      store.putRows(r, packed.subarray(r * dims, (r + n) * dims), n);
+      await slicer.pause();
+    }
+    store.used = rows;
+    return store;
+  }
+
   /** Parses a saved index. Throws on a damaged file; the caller decides about fingerprints. */
   static deserialize(bytes: Uint8Array, opts: { simd?: boolean } = {}): VectorStore {
-    if (bytes.length < HEADER || new TextDecoder().decode(bytes.subarray(0, 8)) !== MAGIC) throw new Error('not a vector index file');
-    const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const version = dv.getUint32(8, true);
-    if (version !== VERSION) throw new Error(`vector index version ${version} is not supported`);
-    const jsonLen = dv.getUint32(12, true);
-    const dims = dv.getUint32(16, true);
-    const rows = dv.getUint32(20, true);
-    if (bytes.length !== HEADER + jsonLen + rows * dims * 4) throw new Error(`vector index file is ${bytes.length} bytes, expected ${HEADER + jsonLen + rows * dims * 4} (truncated or damaged)`);
+    const { jsonLen, dims, rows } = readHeader(bytes);
     const m = JSON.parse(new TextDecoder().decode(bytes.subarray(HEADER, HEADER + jsonLen))) as {
       fingerprint: Fingerprint;
       notes: [string, string, number, number, number, [string | null, string, number, number][]][];
@@ -356,4 +455,35 @@ export class VectorStore {
     for (const [p, hash, error, mtime, size] of m.failed) store.failed.set(p, { hash, error, mtime, size });
     return store;
   }
+}
+
+function readHeader(bytes: Uint8Array): { jsonLen: number; dims: number; rows: number } {
+  if (bytes.length < HEADER || new TextDecoder().decode(bytes.subarray(0, 8)) !== MAGIC) throw new Error('not a vector index file');
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const version = dv.getUint32(8, true);
+  if (version !== VERSION) throw new Error(`vector index version ${version} is not supported`);
+  const jsonLen = dv.getUint32(12, true);
+  const dims = dv.getUint32(16, true);
+  const rows = dv.getUint32(20, true);
+  if (bytes.length !== HEADER + jsonLen + rows * dims * 4) throw new Error(`vector index file is ${bytes.length} bytes, expected ${HEADER + jsonLen + rows * dims * 4} (truncated or damaged)`);
+  return { jsonLen, dims, rows };
+}
+
+/** Where the JSON value starting at `i` ends (the index after it): strings and nesting respected. */
+function elementEnd(text: string, i: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let k = i; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (inString) {
+      if (c === 92 /* \\ */) k++;
+      else if (c === 34 /* " */) inString = false;
+      continue;
+    }
+    if (c === 34) inString = true;
+    else if (c === 91 || c === 123) depth++;
+    else if (c === 93 || c === 125) { if (depth === 0) return k; depth--; if (depth === 0) return k + 1; }
+    else if (c === 44 && depth === 0) return k;
+  }
+  throw new Error('vector index manifest is damaged');
 }
