@@ -370,10 +370,16 @@ const Y_NULL = /^(?:~|[Nn]ull|NULL)?$/;
 const Y_BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
 const Y_INT = /^[-+]?[0-9]{1,15}$/;
 const Y_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]{1,15}\.[0-9]{0,15})$/;
-const Y_KEY = /^([A-Za-z0-9_\u00c0-\uffff][^:#"'{}\[\],&*!|>%@`\t]*?):(?:[ ]+(.*))?$/;
+const Y_KEY = /^([A-Za-z0-9_\u00c0-\uffff][^:#"'{}[\],&*!|>%@`\t]*?):(?:[ ]+(.*))?$/;
 const Y_PLAIN_BAD_START = /^[-?:,[\]{}#&*!|>'"%@`]/;
 
-function yamlScalar(raw: string): unknown | undefined {
+/** Any own key, without building the key list. */
+function hasOwnKeys(o: object): boolean {
+  for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k)) return true;
+  return false;
+}
+
+function yamlScalar(raw: string): unknown {
   const v = raw.trim();
   if (Y_NULL.test(v)) return null;
   const q = v.charCodeAt(0);
@@ -759,7 +765,7 @@ export function parseMarkdown(src: string): NoteMetadata {
     }
 
     // ---- Setext underline / thematic break ----
-    if ((first === C_EQ || first === C_DASH) && ind.cols < 4 && !inQuote && paraLines.length && cur && (cur as Block).type === 'paragraph' && listFirstLine < 0) {
+    if ((first === C_EQ || first === C_DASH) && ind.cols < 4 && !inQuote && paraLines.length && cur && (cur).type === 'paragraph' && listFirstLine < 0) {
       let k = ind.end;
       while (k < le && src.charCodeAt(k) === first) k++;
       if (isBlankRange(src, k, le)) {
@@ -782,7 +788,7 @@ export function parseMarkdown(src: string): NoteMetadata {
     }
 
     // ---- List items ----
-    if (item && !(item.ordered && item.start !== 1 && listFirstLine < 0 && cur && (cur as Block).type === 'paragraph') && !(item.empty && listFirstLine < 0 && cur && (cur as Block).type === 'paragraph')) {
+    if (item && !(item.ordered && item.start !== 1 && listFirstLine < 0 && cur && (cur).type === 'paragraph') && !(item.empty && listFirstLine < 0 && cur && (cur).type === 'paragraph')) {
       const markerCol = ind.cols;
       const contentCol = markerCol + item.width + item.pad;
       if (listFirstLine >= 0) {
@@ -807,7 +813,7 @@ export function parseMarkdown(src: string): NoteMetadata {
       stack.push(frame);
       lastItem = frame;
       lazyOpen = true;
-      if (cur && (cur as Block).type === 'list') { (cur as Block).endLine = n; (cur as Block).endOff = le; }
+      if (cur && (cur).type === 'list') { (cur).endLine = n; (cur).endOff = le; }
       else { flush(); cur = { type: 'list', startLine: n, startOff: ind.end, endLine: n, endOff: le }; }
       scanInline(src, after, le, n, P, st, out);
       continue;
@@ -822,7 +828,7 @@ export function parseMarkdown(src: string): NoteMetadata {
           const bid = blockIdAt(src, ind.end, le);
           if (bid) { lastItem.item.id = bid[1]; blocks[bid[1].toLowerCase()] = { id: bid[1], position: lastItem.item.position }; }
         }
-        if (cur && (cur as Block).type === 'list') { (cur as Block).endLine = n; (cur as Block).endOff = le; }
+        if (cur && (cur).type === 'list') { (cur).endLine = n; (cur).endOff = le; }
         else { flush(); cur = { type: 'list', startLine: n, startOff: ind.end, endLine: n, endOff: le }; }
         scanInline(src, ind.end, le, n, P, st, out);
         continue;
@@ -834,8 +840,8 @@ export function parseMarkdown(src: string): NoteMetadata {
     let type: string;
     if (inQuote) {
       const isCallout = q.depth > 0 && src.charCodeAt(cs) === C_LBRACK && src.charCodeAt(cs + 1) === C_BANG;
-      type = isCallout ? 'callout' : cur && ((cur as Block).type === 'callout') ? 'callout' : 'blockquote';
-      if (isCallout && cur && (cur as Block).type === 'callout') flush(); // a new callout starts
+      type = isCallout ? 'callout' : cur && ((cur).type === 'callout') ? 'callout' : 'blockquote';
+      if (isCallout && cur && (cur).type === 'callout') flush(); // a new callout starts
       paraLines = [];
       // Lists inside quotes/callouts: record items (parents relative to this quote).
       const qi = listMarker(src, ind.end, le);
@@ -858,11 +864,11 @@ export function parseMarkdown(src: string): NoteMetadata {
       } else if (isBlankRange(src, cs, le)) { quoteList.first = -1; }
     } else {
       quoteList.first = -1;
-      if (first === C_PIPE || (cur && (cur as Block).type === 'table' && find(src, '|', ind.end, le) >= 0) || (find(src, '|', ind.end, le) >= 0 && n + 1 < nLines && TABLE_DELIM.test(src.slice(lineStarts[n + 1], lineEnd(n + 1)).trim()) && find(src, '-', lineStarts[n + 1], lineEnd(n + 1)) >= 0)) type = 'table';
+      if (first === C_PIPE || (cur && (cur).type === 'table' && find(src, '|', ind.end, le) >= 0) || (find(src, '|', ind.end, le) >= 0 && n + 1 < nLines && TABLE_DELIM.test(src.slice(lineStarts[n + 1], lineEnd(n + 1)).trim()) && find(src, '-', lineStarts[n + 1], lineEnd(n + 1)) >= 0)) type = 'table';
       else if (first === C_LBRACK && src.charCodeAt(ind.end + 1) === C_CARET && /^\[\^[^\]]+\]:/.test(src.slice(ind.end, le))) type = 'footnoteDefinition';
-      else type = cur && (cur as Block).type === 'footnoteDefinition' && !wasBlank ? 'footnoteDefinition' : 'paragraph';
+      else type = cur && (cur).type === 'footnoteDefinition' && !wasBlank ? 'footnoteDefinition' : 'paragraph';
     }
-    if (type === 'paragraph' && cur && (cur as Block).type !== 'paragraph') flush();
+    if (type === 'paragraph' && cur && (cur).type !== 'paragraph') flush();
     open(type, n, inQuote ? ls : ind.end, le);
     if (type === 'paragraph' && !inQuote) paraLines.push(n); else paraLines = [];
     scanInline(src, inQuote ? cs : ind.end, le, n, P, st, out);
@@ -880,7 +886,7 @@ export function parseMarkdown(src: string): NoteMetadata {
   if (out.embeds.length) meta.embeds = out.embeds;
   if (listItems.length) meta.listItems = listItems;
   if (sections.length) meta.sections = sections.sort((a, b) => a.position.start.offset - b.position.start.offset);
-  for (const k in blocks) { meta.blocks = blocks; break; }
+  if (hasOwnKeys(blocks)) meta.blocks = blocks;
   return meta;
 }
 

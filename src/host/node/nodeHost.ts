@@ -9,7 +9,9 @@ import { LinkIndex, resolveLinkpath, linkpathOf, linkNameKeys, nameKeyOf } from 
 import { isNotePath, dirname } from '../../core/paths.js';
 import { scanVault } from './scan.js';
 import { FsDataStore } from '../fsDataStore.js';
+import { DEFAULT_CONFIG_DIR } from '../configDir.js';
 import { NodeWriter } from './nodeWriter.js';
+import { clearTimeout, setTimeout } from 'node:timers';
 
 interface Entry { stat: FileStat; disk: string }
 
@@ -55,7 +57,7 @@ export class NodeHost implements VaultHost {
 
   constructor(readonly basePath: string, private readonly opts: NodeHostOptions = {}) {
     this.name = pathBasename(basePath);
-    this.configDir = opts.configDir ?? '.obsidian';
+    this.configDir = opts.configDir ?? DEFAULT_CONFIG_DIR;
     this.data = new FsDataStore(opts.dataDir ?? join(basePath, this.configDir, 'plugins', 'vault-mcp-server'));
     this.cache = opts.cacheDir && opts.cacheDir !== this.data.dir ? new FsDataStore(opts.cacheDir) : this.data;
   }

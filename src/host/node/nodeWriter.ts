@@ -259,7 +259,7 @@ export class NodeWriter implements VaultWriter {
     });
   }
 
-  async remove(path: string, check?: Check): Promise<void> {
+  async remove(path: string, check?: Check): Promise<null> {
     return this.locks.run([path], async () => {
       const abs = this.abs(path);
       const st = await this.lstatFile(abs, path);
@@ -268,6 +268,7 @@ export class NodeWriter implements VaultWriter {
       await fs.unlink(abs);
       await fsyncDir(pathDirname(abs));
       await this.host.refresh(path);
+      return null;
     });
   }
 
