@@ -1,40 +1,39 @@
-// The shared tally of the adversarial suite (test/security/adversarial/*.test.ts): each category
-// counts its attempts and the ones that broke a promise, prints ONE line
-//   [adversarial] <category>: <attempts> attempts, <failures> failures
-// and then fails the test with the first few failures when there are any.
+// The adversarial suite's shared format: each test tallies attempts per category and prints one line per
+// category, "adversarial <category>: N attempts, M failures", so `npm test` output shows how hard each
+// promise was attacked. A failure is an attempt where the promise broke; the test then fails, naming the
+// first few.
 import assert from 'node:assert/strict';
 
-export interface Tally {
-  readonly name: string;
-  readonly attempts: number;
-  readonly failures: readonly string[];
-  /** One attempt; `ok === false` counts a failure described by `label` (and `detail`). */
-  check(label: string, ok: boolean, detail?: string): void;
-  /** One attempt that fails when `fn` throws (an assertion, an unexpected error). */
-  attempt(label: string, fn: () => unknown): Promise<void>;
-  /** Prints the category's line and asserts there were no failures. */
-  report(): void;
+export class Category {
+  attempts = 0;
+  readonly failures: string[] = [];
+  constructor(readonly name: string) {}
+
+  /** Records one attempt; `ok` false is a failure described by `label` (and `detail`, e.g. the answer). */
+  check(label: string, ok: boolean, detail = ''): boolean {
+    this.attempts++;
+    if (!ok) this.failures.push(detail ? `${label}: ${detail}` : label);
+    return ok;
+  }
+
+  /** Runs one attempt; a thrown error (an assert failing, a rejected call) is a failure. */
+  async attempt(label: string, fn: () => unknown): Promise<boolean> {
+    try {
+      const r = await fn();
+      return this.check(label, r !== false);
+    } catch (e) {
+      return this.check(label, false, (e as Error)?.message?.slice(0, 300) ?? String(e));
+    }
+  }
+
+  line(): string {
+    return `adversarial ${this.name}: ${this.attempts} attempts, ${this.failures.length} failures`;
+  }
 }
 
-export function tally(name: string): Tally {
-  let attempts = 0;
-  const failures: string[] = [];
-  return {
-    name,
-    get attempts() { return attempts; },
-    failures,
-    check(label, ok, detail) {
-      attempts++;
-      if (!ok) failures.push(detail ? `${label}: ${detail}` : label);
-    },
-    async attempt(label, fn) {
-      attempts++;
-      try { await fn(); } catch (e) { failures.push(`${label}: ${(e as Error)?.message ?? e}`); }
-    },
-    report() {
-      console.log(`[adversarial] ${name}: ${attempts} attempts, ${failures.length} failures`);
-      assert.ok(attempts > 0, `${name}: no attempts were made`);
-      assert.equal(failures.length, 0, `${name}: ${failures.length} of ${attempts} attempts broke a promise:\n${failures.slice(0, 15).join('\n')}`);
-    },
-  };
+/** Prints one line per category, then fails the test if any attempt failed (or a category made none). */
+export function report(...categories: Category[]): void {
+  for (const c of categories) console.log(c.line());
+  const broken = categories.filter((c) => c.failures.length || !c.attempts);
+  assert.equal(broken.length, 0, broken.map((c) => `${c.line()}\n  ${c.failures.slice(0, 8).join('\n  ') || 'no attempts made'}`).join('\n'));
 }
