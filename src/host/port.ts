@@ -51,6 +51,17 @@ export interface VaultHost {
   folders(): string[];
   stat(path: string): FileStat | null;
   isFolder(path: string): boolean;
+  /**
+   * Where a listed path really is when a symlink is on its way (host/containment.ts): the vault path
+   * of a file symlink's target inside the vault, null inside an allow-listed outside folder,
+   * undefined when the path is its own real location. Root confinement checks the real location.
+   */
+  realPathOf?(path: string): string | null | undefined;
+  /**
+   * Brings one path (file or folder) in line with the disk before a tool answers, so a save by
+   * another program is visible to the next call even before the watcher reports it.
+   */
+  sync?(path: string): Promise<void>;
   readText(path: string): Promise<string>;
   readBytes(path: string): Promise<Uint8Array>;
 

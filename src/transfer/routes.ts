@@ -10,7 +10,8 @@ import type { KeyStore } from '../services/keyStore.js';
 import type { KeyRecord } from '../core/keys.js';
 import { Refusal } from '../core/errors.js';
 import { contentHash } from '../core/hash.js';
-import { basename, withinRoot } from '../core/paths.js';
+import { basename } from '../core/paths.js';
+import { visibleIn } from '../services/scopedVault.js';
 import { mimeOf } from '../core/mime.js';
 import { bearerToken } from '../http/guards.js';
 import { TransferStore, type Link, type UploadLink } from './tokens.js';
@@ -54,7 +55,7 @@ export function mountTransferRoutes(app: express.Express, deps: ServerDeps, stor
     const rec = ks.list().find((k) => k.id === link.keyId);
     if (!rec || !ks.isLive(rec.id) || link.revoked) return null;
     // The key's current restrictions still have to allow the link.
-    if (!withinRoot(link.path, rec.root ?? '') || (rec.disabledFamilies ?? []).includes('transfer')) return null;
+    if (!visibleIn(deps.host, rec.root ?? '', link.path) || (rec.disabledFamilies ?? []).includes('transfer')) return null;
     if (link.kind === 'upload' && (rec.scope !== 'readwrite' || deps.settings().readOnly)) return null;
     if (link.kind === 'download') {
       const st = deps.host.stat(link.path);
