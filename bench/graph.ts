@@ -13,12 +13,12 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { NodeHost } from '../src/host/node/nodeHost.js';
-import { withDefaults } from '../src/core/settings.js';
+import { withDefaults } from '../src/settings.js';
 import { GraphService } from '../src/graph/service.js';
 import { TaskService } from '../src/tasks/service.js';
 import { dispatch } from '../src/mcp/server.js';
 import { allTools } from '../src/mcp/tools/index.js';
-import type { ServerDeps } from '../src/mcp/deps.js';
+import type { ServerDeps } from '../src/mcp/tool.js';
 import type { Caller } from '../src/mcp/tool.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');

@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync, readFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { NodeHost } from '../src/host/node/nodeHost.js';
-import { withDefaults } from '../src/core/settings.js';
+import { withDefaults } from '../src/settings.js';
 import { KeywordService, INDEX_FILE } from '../src/search/service.js';
 import { noteTitle } from '../src/core/paths.js';
 import { openFts5 } from './fts5.js';

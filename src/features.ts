@@ -1,7 +1,6 @@
-// Optional services (search indexes, jobs, audit…) plug in here; each gets the shared deps once at
-// start and may add services, middleware or index status providers. Order matters only for services
-// that use another's (keyword before hybrid).
-import type { ServerDeps } from './mcp/deps.js';
+// Optional services (search indexes, jobs, audit…) plug in here (what a feature is: src/feature.ts).
+// Order matters only for services that use another's (keyword before hybrid).
+import type { Feature } from './feature.js';
 import { limitsFeature } from './limits/feature.js';
 import { auditFeature } from './audit/feature.js';
 import { keywordFeature } from './search/feature.js';
@@ -11,15 +10,6 @@ import { changesFeature } from './changes/feature.js';
 import { jobsFeature } from './jobs/feature.js';
 import { transferFeature } from './transfer/feature.js';
 import { gitFeature } from './git/feature.js';
-
-export interface FeatureHandle {
-  stop?(): Promise<void>;
-}
-
-export interface Feature {
-  name: string;
-  setup(deps: ServerDeps): Promise<FeatureHandle | void>;
-}
 
 export const features: Feature[] = [];
 features.push(limitsFeature, auditFeature); // first: their middleware sees every call before other features'

@@ -1,12 +1,13 @@
 // The Obsidian entry point: loads settings, builds the ObsidianHost once the layout is ready, and
 // starts/stops the shared runtime. Only wiring and user-facing messages live here.
 import { Notice, Plugin, TFile, TFolder, type WorkspaceLeaf } from 'obsidian';
-import { withDefaults, type Settings } from './core/settings.js';
+import { withDefaults } from './settings.js';
+import type { Settings } from './core/settings.js';
 import { ObsidianHost, pluginDataDir } from './host/obsidian/obsidianHost.js';
 import { FsDataStore } from './host/fsDataStore.js';
 import { acquireServeLock, ServeLockError } from './host/serveLock.js';
 import { KeyStore } from './services/keyStore.js';
-import { indexStatuses } from './services/status.js';
+import { indexStatuses } from './services/indexReport.js';
 import { PortInUseError } from './http/listen.js';
 import { startRuntime, type Runtime } from './runtime.js';
 import { statusText, statusTooltip, type ServerState } from './plugin/statusBar.js';
@@ -14,7 +15,7 @@ import { claudeCodeCommand, connectUrl, KEY_PLACEHOLDER } from './plugin/connect
 import { copyText } from './plugin/clipboard.js';
 import { llmServices } from './plugin/llmSettings.js';
 import type { SemanticService } from './semantic/service.js';
-import type { ServerDeps } from './mcp/deps.js';
+import type { ServerDeps } from './mcp/tool.js';
 import { VaultMcpSettingTab, type SettingsController } from './plugin/settingsTab.js';
 import { ACTIVITY_VIEW, ActivityView } from './plugin/activityView.js';
 
@@ -130,7 +131,7 @@ export default class VaultMcpPlugin extends Plugin implements SettingsController
   }
 
   semantic(): SemanticService | null {
-    return (this.runtime?.deps.services.semantic as SemanticService | undefined) ?? null;
+    return this.runtime?.deps.services.semantic ?? null;
   }
 
   get dataDir(): string {

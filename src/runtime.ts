@@ -2,12 +2,14 @@
 // main.ts (Obsidian) and cli.ts (headless) only construct a host and call this.
 import type { VaultHost } from './host/port.js';
 import type { Settings } from './core/settings.js';
-import type { ServerDeps, ToolMiddleware } from './mcp/deps.js';
+import type { ServerDeps, ToolMiddleware } from './mcp/tool.js';
+import type { Services } from './mcp/services.js';
 import { KeyStore } from './services/keyStore.js';
 import { createHttpApp } from './http/app.js';
 import { listen, type RunningServer } from './http/listen.js';
 import type { SessionTable } from './http/sessions.js';
-import { features, type FeatureHandle } from './features.js';
+import { features } from './features.js';
+import type { FeatureHandle } from './feature.js';
 import { VERSION } from './version.js';
 
 export interface RuntimeOptions {
@@ -16,7 +18,7 @@ export interface RuntimeOptions {
   keys?: KeyStore;
   now?: () => number;
   /** Extra services from the host (e.g. the Obsidian app's requestUrl, SecretStorage). */
-  services?: Record<string, unknown>;
+  services?: Services;
   middleware?: ToolMiddleware[];
 }
 
@@ -50,7 +52,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
   await keys.load();
   const { deps, handles } = await createDeps(opts);
   deps.services.keys = keys;
-  const { app, sessions } = createHttpApp({ deps, keys, ...(deps.services.http as object | undefined) });
+  const { app, sessions } = createHttpApp({ deps, keys, ...deps.services.http });
   const s = opts.settings();
   let server: RunningServer;
   try {

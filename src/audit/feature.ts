@@ -1,5 +1,5 @@
 // Registers the audit log (deps.services.audit) and its middleware.
-import type { Feature } from '../features.js';
+import type { Feature } from '../feature.js';
 import { AuditLog } from './log.js';
 import { auditMiddleware } from '../mcp/middleware/audit.js';
 

@@ -1,14 +1,9 @@
 // `serve` flags that map onto settings. Features add rows here so every limit is also a CLI flag.
-import type { Settings } from '../core/settings.js';
+import type { SettingFlag } from '../core/settings.js';
 import { LIMIT_FLAGS } from '../limits/settings.js';
 import { IMPORT_FLAGS } from '../net/settings.js';
 
-export interface SettingFlag {
-  flag: string; // without the leading --
-  key: keyof Settings & string;
-  kind: 'int' | 'string' | 'bool' | 'list';
-  help: string;
-}
+export type { SettingFlag } from '../core/settings.js';
 
 export const settingFlags: SettingFlag[] = [
   { flag: 'host', key: 'bindAddress', kind: 'string', help: 'address to bind (default 127.0.0.1; anything else is reachable from other machines)' },

@@ -1,5 +1,5 @@
 // Settings shared by the plugin (persisted with saveData) and the CLI (defaults overridden by flags).
-// Every limit has a working default; later features add fields here with their defaults.
+// Every limit has a working default; features keep their own defaults (src/settings.ts joins them).
 
 export interface Settings {
   serverEnabled: boolean;
@@ -30,11 +30,18 @@ export interface Settings {
   [extra: string]: unknown;
 }
 
-import { SEMANTIC_DEFAULTS } from '../semantic/settings.js';
+/** A `serve` flag that maps onto one setting (src/cli/flags.ts lists them; features add rows). */
+export interface SettingFlag {
+  flag: string; // without the leading --
+  key: keyof Settings & string;
+  kind: 'int' | 'string' | 'bool' | 'list';
+  help: string;
+}
 
 export const DEFAULT_PORT = 27200;
 
-export const DEFAULT_SETTINGS: Settings = {
+/** The core's own defaults; every setting's default (features' too) is src/settings.ts DEFAULT_SETTINGS. */
+export const CORE_DEFAULTS: Settings = {
   serverEnabled: true,
   port: DEFAULT_PORT,
   bindAddress: '127.0.0.1',
@@ -47,12 +54,10 @@ export const DEFAULT_SETTINGS: Settings = {
   requireHashForDestructive: false,
   maxWriteBytes: 10 * 1024 * 1024,
   symlinkAllowedFolders: [],
-  // Semantic search (embeddingModel '' = off, embeddingQueryPrefix, chunk budget/overlap, skip globs, RRF k…).
-  ...SEMANTIC_DEFAULTS,
 };
 
-export function withDefaults(partial: Partial<Settings> | undefined | null): Settings {
-  const s = { ...DEFAULT_SETTINGS, ...(partial ?? {}) } as Settings;
+/** Settings saved by an older version, brought to today's names (mutates and returns `s`). */
+export function migrateSettings(s: Settings, partial: Partial<Settings> | undefined | null): Settings {
   // Migration: `maxFileWriteBytes` (a per-call cap on a write's content) was the same limit as
   // `maxWriteBytes` under another name. An old data.json keeps its stricter value under the one name.
   const old = s.maxFileWriteBytes;

@@ -8,13 +8,13 @@ import { isNotePath, normalizeFilePath } from '../core/paths.js';
 import { TaskService } from '../tasks/service.js';
 
 export function graphService(ctx: ToolContext): GraphService {
-  let g = ctx.deps.services.graph as GraphService | undefined;
+  let g = ctx.deps.services.graph;
   if (!g) { g = new GraphService(ctx.deps.host); ctx.deps.services.graph = g; }
   return g;
 }
 
 export function taskService(ctx: ToolContext): TaskService {
-  let t = ctx.deps.services.tasks as TaskService | undefined;
+  let t = ctx.deps.services.tasks;
   if (!t) { t = new TaskService(ctx.deps.host); ctx.deps.services.tasks = t; }
   return t;
 }

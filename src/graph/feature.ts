@@ -1,6 +1,6 @@
 // Registers the link graph (deps.services.graph) and the task index (deps.services.tasks, with an
 // index status provider "tasks").
-import type { Feature } from '../features.js';
+import type { Feature } from '../feature.js';
 import type { IndexStatusProvider } from '../services/status.js';
 import { GraphService } from './service.js';
 import { TaskService } from '../tasks/service.js';
@@ -19,7 +19,7 @@ export const graphFeature: Feature = {
         return { name: 'tasks', state: pending > 0 ? 'building' : 'ready', indexed: tasks.notesWithTasks(), pending, detail: 'notes with tasks' };
       },
     };
-    const list = (deps.services.indexes as IndexStatusProvider[] | undefined) ?? [];
+    const list = deps.services.indexes ?? [];
     list.push(provider);
     deps.services.indexes = list;
     void tasks.start();

@@ -4,13 +4,9 @@
 // a host maps them to whatever spelling the file system uses (macOS may store NFD).
 import type { NoteMetadata } from '../core/markdown/metadata.js';
 import type { VaultWriter } from './writer.js';
+import type { FileStat } from './fileStat.js';
 
-export interface FileStat {
-  path: string;
-  size: number;
-  mtime: number; // ms since epoch
-  ctime: number;
-}
+export type { FileStat } from './fileStat.js';
 
 export type VaultEvent =
   | { type: 'create' | 'modify' | 'delete'; path: string }

@@ -2,7 +2,7 @@
 // which the headless host implements with temp file + fsync + no-clobber publish (nodeWriter.ts) and
 // the plugin with the app's own APIs (obsidianWriter.ts), so both give the same guarantees a tool
 // can rely on. Paths are vault-relative NFC paths that tools have already validated.
-import type { FileStat } from './port.js';
+import type { FileStat } from './fileStat.js';
 
 /** Why a write did not happen; tools turn these into refusals. */
 export type WriteFailure =

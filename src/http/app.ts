@@ -3,12 +3,12 @@ import express, { type Request, type Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerDeps } from '../mcp/deps.js';
+import type { ServerDeps } from '../mcp/tool.js';
 import type { Caller, Family } from '../mcp/tool.js';
 import { buildServer, earlyRefusal } from '../mcp/server.js';
 import type { KeyStore } from '../services/keyStore.js';
 import type { KeyRecord } from '../core/keys.js';
-import { indexStatuses } from '../services/status.js';
+import { indexStatuses } from '../services/indexReport.js';
 import { bearerToken, hostAndOriginGuard, jsonRpcError } from './guards.js';
 import { SessionTable } from './sessions.js';
 

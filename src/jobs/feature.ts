@@ -1,6 +1,6 @@
 // Registers deps.services.jobs (the JobStore behind runAsJob and get_job_result); stopping the
 // runtime aborts jobs still running.
-import type { Feature } from '../features.js';
+import type { Feature } from '../feature.js';
 import { JobStore } from './jobs.js';
 
 export const jobsFeature: Feature = {

@@ -5,7 +5,7 @@
 // where waiting helps, carry `retry_after_seconds`.
 import type { Settings } from '../core/settings.js';
 import type { KeyRecord } from '../core/keys.js';
-import type { Caller } from '../mcp/tool.js';
+import type { Caller } from '../mcp/contract.js';
 import { Refusal } from '../core/errors.js';
 import { TokenBucket } from './tokenBucket.js';
 import { limitSettings, type LimitSettings } from './settings.js';

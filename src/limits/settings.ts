@@ -1,7 +1,6 @@
 // Limit and audit settings, read with defaults so a settings object from an older version works.
 // Every value is also a `serve` flag (LIMIT_FLAGS, listed in src/cli/flags.ts) and a settings-tab field.
-import type { Settings } from '../core/settings.js';
-import type { SettingFlag } from '../cli/flags.js';
+import type { Settings, SettingFlag } from '../core/settings.js';
 
 export interface LimitSettings {
   /** General bucket per key: calls per minute (refill rate) and burst (bucket size). */

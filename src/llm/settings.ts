@@ -2,7 +2,7 @@
 // setting: it comes from deps.services.llmKey (OPENAI_API_KEY headless, SecretStorage in Obsidian),
 // and the optional deps.services.llmTransport replaces fetch (requestUrl in Obsidian).
 import type { Settings } from '../core/settings.js';
-import type { ServerDeps } from '../mcp/deps.js';
+import type { ServerDeps } from '../mcp/tool.js';
 import { endpointDisplay, type LlmConfig } from './client.js';
 import type { Transport } from './transport.js';
 
@@ -57,13 +57,13 @@ export function llmConfigured(deps: ServerDeps): boolean {
 }
 
 export function llmKey(deps: ServerDeps): string | undefined {
-  const f = deps.services.llmKey as (() => string | null | undefined) | undefined;
+  const f = deps.services.llmKey;
   const k = typeof f === 'function' ? f() : undefined;
   return k ? k : undefined;
 }
 
 export function llmTransport(deps: ServerDeps): Transport | undefined {
-  return deps.services.llmTransport as Transport | undefined;
+  return deps.services.llmTransport;
 }
 
 export function llmConfig(deps: ServerDeps): LlmConfig {

@@ -1,4 +1,4 @@
-import type { ServerDeps } from './deps.js';
+import type { ServerDeps } from './tool.js';
 import { llmInstructionLines } from '../llm/settings.js';
 
 /** Short server instructions sent in the initialize result. */
@@ -18,7 +18,5 @@ export function serverInstructions(deps: ServerDeps): string {
   lines.push(...llmInstructionLines(deps));
   lines.push('Large files move by reference: give the user a request_download link instead of reading a big attachment, and request_upload (when listed) when they want to hand you a file; get_history / get_diff (when listed) show what changed in a vault kept in git.');
   lines.push('A refused call ends with a line "MCP-REFUSAL {...}" whose code says why; its text says how to recover.');
-  const extra = deps.services.instructions as ((deps: ServerDeps) => string[]) | undefined;
-  if (extra) lines.push(...extra(deps));
   return lines.join('\n');
 }

@@ -4,7 +4,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { ServerDeps } from './deps.js';
+import type { ServerDeps } from './tool.js';
 import { isWriteTool, type Caller, type ToolContext, type ToolDef } from './tool.js';
 import { Refusal, refusalText } from '../core/errors.js';
 import { ScopedVault } from '../services/scopedVault.js';
@@ -57,7 +57,7 @@ export async function dispatch(deps: ServerDeps, caller: Caller, tools: ToolDef[
   const started = deps.now();
   const tool = tools.find((t) => t.name === name);
   const args = (rawArgs ?? {}) as Record<string, unknown>;
-  const ctx: ToolContext = { deps, caller, vault: new ScopedVault(deps.host, caller.root), signal };
+  const ctx: ToolContext = { deps, caller, vault: new ScopedVault(deps.host, caller.root), signal, tools: () => tools };
   let result: CallToolResult;
   let code: string | undefined;
   try {
@@ -110,12 +110,12 @@ function record(deps: ServerDeps, tool: ToolDef, args: Record<string, unknown>, 
  * retry_after_seconds) and recorded by the same middleware (audit, daily counters). Null = go on.
  */
 export function earlyRefusal(deps: ServerDeps, caller: Caller, name: unknown, rawArgs: unknown): CallToolResult | null {
-  const limiter = (deps.services.limits as { limiter?: { precheck(c: Caller): Refusal | null } } | undefined)?.limiter;
+  const limiter = deps.services.limits?.limiter;
   const r = limiter?.precheck(caller);
   if (!r) return null;
   const result = refusalResult(r);
   const args = (rawArgs && typeof rawArgs === 'object' ? rawArgs : {}) as Record<string, unknown>;
-  const ctx: ToolContext = { deps, caller, vault: new ScopedVault(deps.host, caller.root), signal: new AbortController().signal };
+  const ctx: ToolContext = { deps, caller, vault: new ScopedVault(deps.host, caller.root), signal: new AbortController().signal, tools: () => permittedTools(deps, caller) };
   record(deps, recordedTool(name), args, ctx, result, r.code, 0);
   return result;
 }

@@ -1,21 +1,24 @@
 // A tool is one value: schema, annotations and handler together. The dispatcher (server.ts) is the
 // only place that validates arguments, checks permissions, runs middleware and shapes results.
 import type { z } from 'zod';
-import type { ServerDeps } from './deps.js';
+import type { VaultHost } from '../host/port.js';
+import type { Settings } from '../core/settings.js';
 import type { ScopedVault } from '../services/scopedVault.js';
+import type { Services } from './services.js';
+import type { Annotations, Caller, Family, ToolResult } from './contract.js';
 
-/** Tool families a key can have switched off (issue 7); 'write' is also hidden from read-scope keys. */
-export type Family = 'read' | 'search' | 'write' | 'graph' | 'files' | 'admin' | 'llm' | 'transfer' | 'git';
-/** Every tool family, in the order the settings tab and the CLI show them. */
-export const FAMILIES: readonly Family[] = ['read', 'search', 'write', 'graph', 'files', 'admin', 'llm', 'transfer', 'git'];
+export { FAMILIES, READ_ONLY } from './contract.js';
+export type { Annotations, Caller, ExtraContent, Family, ToolResult } from './contract.js';
 
-export interface Caller {
-  keyId: string;
-  keyName: string;
-  scope: 'read' | 'readwrite';
-  /** Folder the key is confined to; '' = the whole vault. */
-  root: string;
-  disabledFamilies: Family[];
+/** What every tool, feature and middleware gets: the host, settings and the typed service registry. */
+export interface ServerDeps {
+  host: VaultHost;
+  settings: () => Settings;
+  version: string;
+  now: () => number;
+  middleware: ToolMiddleware[];
+  /** Services the host and the features provide (src/mcp/services.ts); optional ones may be absent. */
+  services: Services;
 }
 
 export interface ToolContext {
@@ -24,26 +27,22 @@ export interface ToolContext {
   /** The vault as this caller may see it (root-confined, NFC paths). */
   vault: ScopedVault;
   signal: AbortSignal;
+  /** The tools this caller may use right now (for reports such as stats' capabilities). */
+  tools: () => ToolDef[];
 }
 
-export interface Annotations {
-  readOnlyHint: boolean;
-  destructiveHint: boolean;
-  idempotentHint: boolean;
-  openWorldHint: boolean;
+export interface ToolCall {
+  tool: ToolDef;
+  args: Record<string, unknown>;
+  ctx: ToolContext;
 }
 
-export type ExtraContent =
-  | { type: 'image'; data: string; mimeType: string }
-  | { type: 'text'; text: string };
-
-export interface ToolResult<O> {
-  structured: O;
-  /** Readable copy for clients that ignore structuredContent; defaults to the JSON. */
-  text?: string;
-  extra?: ExtraContent[];
-  meta?: Record<string, unknown>;
+/** One mechanism every call passes through (limits, audit): `before` may throw a Refusal. */
+export interface ToolMiddleware {
+  before?(call: ToolCall): Promise<void> | void;
+  after?(call: ToolCall, outcome: { ok: boolean; code?: string; ms: number; bytes: number }): void;
 }
+
 
 export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   name: string;
@@ -67,4 +66,4 @@ export function isWriteTool(def: ToolDef): boolean {
   return !def.annotations.readOnlyHint;
 }
 
-export const READ_ONLY: Annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+

@@ -21,6 +21,9 @@ export class FetchError extends Error {
 
 export interface ResolvedAddress { address: string; family: 4 | 6 }
 
+/** Tests only (deps.services.testOnlyNetAllow, reachable from code, never from a setting): loopback hosts to allow, a stand-in resolver. */
+export interface NetTestHooks { allow?: ReadonlySet<string>; resolve?: (host: string) => Promise<ResolvedAddress[]> }
+
 export interface SafeFetchOptions {
   maxBytes: number;
   timeoutMs: number;

@@ -1,7 +1,6 @@
 // Settings of import_from_url, with defaults, read from the shared Settings object. The test-only
 // loopback allowance is NOT a setting: tests pass it programmatically (deps.services.testOnlyNetAllow).
-import type { Settings } from '../core/settings.js';
-import type { SettingFlag } from '../cli/flags.js';
+import type { Settings, SettingFlag } from '../core/settings.js';
 
 export interface ImportSettings {
   /** Allow plain http:// URLs (https only by default). */

@@ -3,9 +3,9 @@
 // count). Data comes from the running server's audit log (deps.services.audit) and daily counters
 // (deps.services.limits.usage); main.ts registers it with registerView(ACTIVITY_VIEW, …).
 import { ItemView, type WorkspaceLeaf } from 'obsidian';
-import type { ServerDeps } from '../mcp/deps.js';
-import type { AuditEntry, AuditFilter, AuditLog } from '../audit/log.js';
-import type { LimitServices } from '../limits/feature.js';
+import type { ServerDeps } from '../mcp/tool.js';
+import type { AuditEntry, AuditFilter } from '../audit/log.js';
+import type { LimitServices } from '../limits/services.js';
 
 export const ACTIVITY_VIEW = 'vault-mcp-activity';
 const COLORS = ['#7c6cf0', '#2fa37a', '#e0823d', '#3b8fd9', '#c94f7c', '#8a9a2e', '#5f6b7a', '#b8860b'];
@@ -95,7 +95,7 @@ export class ActivityView extends ItemView {
   }
 
   private subscribe(): void {
-    const audit = this.deps()?.services.audit as AuditLog | undefined;
+    const audit = this.deps()?.services.audit;
     if (!audit) return;
     // Re-render at most twice a second however busy the server is.
     this.off.push(audit.onEntry(() => {
@@ -110,15 +110,15 @@ export class ActivityView extends ItemView {
     el.addClass('vmcp-activity');
     el.createEl('h3', { text: 'MCP activity' });
     const deps = this.deps();
-    const audit = deps?.services.audit as AuditLog | undefined;
-    const limits = deps?.services.limits as LimitServices | undefined;
+    const audit = deps?.services.audit;
+    const limits = deps?.services.limits;
     if (!deps || !audit || !limits) { el.createEl('p', { text: 'The server is off; start it in the plugin settings to see activity.' }); return; }
     drawChart(el.createDiv({ cls: 'vmcp-chart' }), chartData(limits.usage));
 
     const all = audit.recent(2000);
     const bar = el.createDiv({ cls: 'vmcp-filters' });
     const pick = (label: string, values: string[], key: keyof AuditFilter) => {
-      const sel = bar.createEl('select', { attr: { 'aria-label': label } });
+      const sel = bar.createEl('select', { cls: 'dropdown', attr: { 'aria-label': label } });
       sel.createEl('option', { text: `${label}: all`, value: '' });
       for (const v of values) sel.createEl('option', { text: v, value: v });
       sel.value = String(this.filter[key] ?? '');

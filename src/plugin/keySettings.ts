@@ -6,14 +6,13 @@ import { Notice, Setting } from 'obsidian';
 import type { Settings } from '../core/settings.js';
 import type { KeyRecord } from '../core/keys.js';
 import type { KeyStore } from '../services/keyStore.js';
-import type { ServerDeps } from '../mcp/deps.js';
+import type { ServerDeps } from '../mcp/tool.js';
 import { FAMILIES } from '../mcp/tool.js';
 import { callerFor } from '../http/app.js';
 import { permittedTools, toolListing } from '../mcp/server.js';
 import { normalizeFolderPath } from '../core/paths.js';
 import { LIMIT_DEFAULTS, LIMIT_LABELS, limitSettings, type LimitSettings } from '../limits/settings.js';
 import { quotaOf } from '../limits/limiter.js';
-import type { LimitServices } from '../limits/feature.js';
 
 export { FAMILIES };
 
@@ -54,7 +53,7 @@ const dateOnly = (t: number | null | undefined) => (t ? new Date(t).toISOString(
 
 export function renderKeyLimits(el: HTMLElement, c: KeyLimitsController): void {
   const deps = c.deps();
-  const limits = deps?.services.limits as LimitServices | undefined;
+  const limits = deps?.services.limits;
   const ls = limitSettings(c.settings);
   const store = c.keys();
   const update = async (name: string, patch: Parameters<KeyStore['update']>[1]) => {

@@ -11,10 +11,10 @@ import { copyText } from './clipboard.js';
 import type { SemanticService } from '../semantic/service.js';
 import { renderSemanticSettings } from './semanticSettings.js';
 import { renderLlmSettings, secretsOf } from './llmSettings.js';
-import { renderSearchSettings, type KeywordSettingsTarget } from './searchSettings.js';
+import { renderSearchSettings } from './searchSettings.js';
 import { renderImportSettings } from './importSettings.js';
 import { renderKeyLimits } from './keySettings.js';
-import type { ServerDeps } from '../mcp/deps.js';
+import type { ServerDeps } from '../mcp/tool.js';
 
 /** What the tab needs from the plugin, and nothing else. */
 export interface SettingsController {
@@ -125,7 +125,7 @@ export class VaultMcpSettingTab extends PluginSettingTab {
     // Sections owned by their features (they render below the keys, which fill in asynchronously).
     this.stopSections = renderSemanticSettings(el.createDiv(), { settings: s, saveSettings: save, semantic: () => c.semantic(), dataDir: c.dataDir, redisplay });
     renderLlmSettings(el.createDiv(), { settings: s, saveSettings: save, secrets: secretsOf(this.app), redisplay });
-    renderSearchSettings(el.createDiv(), { settings: s, saveSettings: save, keyword: () => (c.serverDeps()?.services.keyword as KeywordSettingsTarget | undefined) ?? null });
+    renderSearchSettings(el.createDiv(), { settings: s, saveSettings: save, keyword: () => c.serverDeps()?.services.keyword ?? null });
     renderImportSettings(el.createDiv(), { settings: s, saveSettings: save });
   }
 

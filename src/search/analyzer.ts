@@ -50,6 +50,7 @@ import { stopwords as swSv } from '@orama/stopwords/swedish';
 import { stopwords as swTr } from '@orama/stopwords/turkish';
 import { stopwords as swUk } from '@orama/stopwords/ukrainian';
 import { fold } from './text.js';
+import type { Analyzer } from './types.js';
 
 type Script = 'latin' | 'cyrillic' | 'greek' | 'arabic' | 'armenian' | 'devanagari' | 'tamil';
 
@@ -99,12 +100,7 @@ export interface AnalyzerOptions {
   stopWords: boolean;
 }
 
-export interface Analyzer {
-  readonly signature: string;
-  readonly unknownLanguages: string[];
-  stem(folded: string): string;
-  isStopWord(folded: string): boolean;
-}
+export type { Analyzer } from './types.js';
 
 const CACHE_MAX = 200_000;
 

@@ -1,6 +1,6 @@
 // Registers keyword search: deps.services.keyword (KeywordService, also the KeywordRanker hybrid search
 // uses) and its index status provider (get_index_status, /health, the Obsidian status bar).
-import type { Feature } from '../features.js';
+import type { Feature } from '../feature.js';
 import type { IndexStatusProvider } from '../services/status.js';
 import { KeywordService } from './service.js';
 
@@ -11,11 +11,11 @@ export const keywordFeature: Feature = {
       host: deps.host,
       settings: deps.settings,
       now: deps.now,
-      log: deps.services.log as ((m: string) => void) | undefined,
+      log: deps.services.log,
     });
     deps.services.keyword = svc;
     const provider: IndexStatusProvider = { status: () => svc.status() };
-    const list = (deps.services.indexes as IndexStatusProvider[] | undefined) ?? [];
+    const list = deps.services.indexes ?? [];
     list.push(provider);
     deps.services.indexes = list;
     void svc.start();

@@ -1,5 +1,6 @@
 // Snippets: the window of a note's body holding the most distinct query terms, with those terms
-// wrapped in **…**. A title or alias match shows the note's opening words instead.
+// wrapped in **…**. A title or alias match shows the note's opening words instead. %% comments %%
+// and lines holding only images or badges are blanked first: they are noise in a result row.
 import type { Analyzer } from './analyzer.js';
 import { tokenize } from './text.js';
 import { splitFrontmatter } from '../core/markdown/frontmatter.js';
@@ -16,8 +17,25 @@ function collapse(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 
+const COMMENT = /%%[\s\S]*?%%/g;
+// One image: ![alt](url), a linked badge [![alt](img)](url), an embed ![[file]], or an <img> tag.
+const IMAGE = String.raw`(?:\[!\[[^\]\n]*\]\([^)\n]*\)\]\([^)\n]*\)|!\[[^\]\n]*\]\([^)\n]*\)|!\[\[[^\]\n]+\]\]|<img\b[^>\n]*>)`;
+const IMAGE_LINE = new RegExp(String.raw`^[ \t>*-]*(?:${IMAGE}[ \t]*)+\r?$`, 'gm');
+
+/** The body with comments and image/badge-only lines replaced by spaces (offsets and line breaks kept). */
+export function maskNoise(body: string): string {
+  const blank = (m: string) => m.replace(/[^\n]/g, ' ');
+  return body.replace(COMMENT, blank).replace(IMAGE_LINE, blank);
+}
+
 export function snippet(text: string, q: SnippetQuery, analyzer: Analyzer, opening: boolean): string {
-  const body = splitFrontmatter(text).body;
+  return snippetAt(text, q, analyzer, opening).text;
+}
+
+/** The snippet and `offset`: where in `text` (the raw note) its first highlighted hit is (the body start when none). */
+export function snippetAt(text: string, q: SnippetQuery, analyzer: Analyzer, opening: boolean): { text: string; offset: number } {
+  const split = splitFrontmatter(text);
+  const body = maskNoise(split.body);
   const toks = tokenize(body);
   const isHit = (folded: string) => {
     if (q.exact.has(analyzer.stem(folded)) || q.exact.has(folded)) return true;
@@ -25,17 +43,19 @@ export function snippet(text: string, q: SnippetQuery, analyzer: Analyzer, openi
   };
   const hits = toks.map((t) => isHit(t.text));
   let startTok = 0;
+  let hitTok = -1;
   if (!opening) {
     let best = -1;
     for (let i = 0; i < toks.length; i++) {
       if (!hits[i]) continue;
       const seen = new Set<string>();
       for (let j = i; j < toks.length && j < i + WINDOW; j++) if (hits[j]) seen.add(analyzer.stem(toks[j].text));
-      if (seen.size > best) { best = seen.size; startTok = Math.max(0, i - 4); }
+      if (seen.size > best) { best = seen.size; startTok = Math.max(0, i - 4); hitTok = i; }
     }
   }
-  if (!toks.length) return collapse(body.slice(0, MAX_CHARS));
-  let from = startTok === 0 ? 0 : toks[startTok].start;
+  if (!toks.length) return { text: collapse(body.slice(0, MAX_CHARS)), offset: split.bodyStart };
+  // From the opening: the first visible character (masked badges and comments are blank).
+  let from = startTok === 0 ? Math.max(0, body.search(/\S/)) : toks[startTok].start;
   // Snap the start to a line start when one is close.
   const nl = body.lastIndexOf('\n', from);
   if (startTok !== 0 && nl >= 0 && from - nl < 40) from = nl + 1;
@@ -58,5 +78,7 @@ export function snippet(text: string, q: SnippetQuery, analyzer: Analyzer, openi
     at = e;
   }
   out += body.slice(at, to);
-  return (from > 0 ? '…' : '') + collapse(out) + (to < body.length ? '…' : '');
+  // Text before the window that masking blanked out is no cut: no leading ellipsis for it.
+  const cut = body.slice(0, from).trim() !== '';
+  return { text: (cut ? '…' : '') + collapse(out) + (body.slice(to).trim() !== '' ? '…' : ''), offset: split.bodyStart + (hitTok >= 0 ? toks[hitTok].start : 0) };
 }

@@ -3,7 +3,7 @@
 // splitting (identifiers whole and by their parts; Intl.Segmenter for scripts written without
 // spaces: CJK, Thai, Lao, Khmer, Myanmar), stop words and stemming per script.
 // Pure: no fs, no host. Every token keeps its offsets in the original string (snippets use them).
-import type { Analyzer } from './analyzer.js';
+import type { Analyzer } from './types.js';
 
 export interface Token {
   /** Folded (not yet stemmed) form. */

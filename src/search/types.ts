@@ -22,3 +22,11 @@ export interface KeywordRanker {
   /** Why the ranker cannot answer right now (e.g. still building), or null. */
   unavailableReason?(): string | null;
 }
+
+/** Text processing of one index: stemming and stop words (src/search/analyzer.ts makes one). */
+export interface Analyzer {
+  readonly signature: string;
+  readonly unknownLanguages: string[];
+  stem(folded: string): string;
+  isStopWord(folded: string): boolean;
+}

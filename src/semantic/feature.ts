@@ -1,26 +1,26 @@
 // Registers semantic search: deps.services.semantic (SemanticService) and an index status provider.
 // Inside Obsidian the WASM runtime comes from the bundle (ortWasm.ts) and runs in a Web Worker
 // (embedWorker.ts); headless it is onnxruntime-node.
-import type { Feature } from '../features.js';
+import type { Feature } from '../feature.js';
 import type { IndexStatus, IndexStatusProvider } from '../services/status.js';
-import { SemanticService, type SemanticDeps } from './service.js';
-import { bundledOrtWasm, type EmbeddedWasm } from './ortWasm.js';
-import { bundledWorkerChannel, type WorkerChannel } from './workerEmbedder.js';
+import { SemanticService } from './service.js';
+import { bundledOrtWasm } from './ortWasm.js';
+import { bundledWorkerChannel } from './workerEmbedder.js';
 
 export const semanticFeature: Feature = {
   name: 'semantic',
   async setup(deps) {
-    const injected = deps.services.ortWasmSource as (() => Promise<EmbeddedWasm>) | undefined;
+    const injected = deps.services.ortWasmSource;
     // Inference off the UI thread: in Obsidian a Web Worker from the bundle; tests inject a worker_threads channel.
-    const worker = (deps.services.embedWorker as (() => WorkerChannel | Promise<WorkerChannel>) | undefined) ?? (deps.host.kind === 'obsidian' ? bundledWorkerChannel() : undefined);
+    const worker = deps.services.embedWorker ?? (deps.host.kind === 'obsidian' ? bundledWorkerChannel() : undefined);
     const svc = new SemanticService({
       host: deps.host,
       settings: deps.settings,
       now: deps.now,
       wasmSource: injected ?? (deps.host.kind === 'obsidian' ? bundledOrtWasm : undefined),
       embedWorker: worker,
-      loadEmbedder: deps.services.loadEmbedder as SemanticDeps['loadEmbedder'], // tests: a stand-in model
-      log: deps.services.log as ((m: string) => void) | undefined,
+      loadEmbedder: deps.services.loadEmbedder, // tests: a stand-in model
+      log: deps.services.log,
     });
     deps.services.semantic = svc;
     const provider: IndexStatusProvider = {
@@ -30,7 +30,7 @@ export const semanticFeature: Feature = {
         return { name: 'semantic', state, indexed: s.embedded, pending: s.pending, skipped: s.failed, ...(s.reason || s.paused ? { detail: s.paused ? 'paused' : s.reason! } : {}) };
       },
     };
-    const list = (deps.services.indexes as IndexStatusProvider[] | undefined) ?? [];
+    const list = deps.services.indexes ?? [];
     list.push(provider);
     deps.services.indexes = list;
     svc.start();

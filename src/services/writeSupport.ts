@@ -3,6 +3,7 @@
 import { refuse, Refusal } from '../core/errors.js';
 import { contentHash, CONTENT_HASH_PATTERN } from '../core/hash.js';
 import type { Settings } from '../core/settings.js';
+import type { Services } from '../mcp/services.js';
 import { isWriteError } from '../host/writer.js';
 import { isNotePath } from '../core/paths.js';
 
@@ -85,8 +86,6 @@ export async function guarded<T>(path: string, fn: () => Promise<T>): Promise<T>
 /** What a write will do to one note, as the change feed records it (changes/service.ts recordOwn). */
 export interface OwnWrite { path: string; kind: 'created' | 'modified' | 'moved' | 'deleted'; from?: string; reason?: string }
 
-interface OwnRecorder { recordOwn(path: string, kind: OwnWrite['kind'], keyName: string, opts?: { from?: string; reason?: string }): () => void }
-
 /**
  * Runs a write attributed to `keyName` in the change feed: every note it will touch is recorded
  * BEFORE `fn` writes (so the host event that follows is the key's, not `human`), and the records are
@@ -94,9 +93,9 @@ interface OwnRecorder { recordOwn(path: string, kind: OwnWrite['kind'], keyName:
  * skipped (the feed lists notes only). Without a change feed (`services.changes` absent) it just runs `fn`.
  */
 export async function attributed<T>(
-  services: Record<string, unknown>, keyName: string, writes: OwnWrite[], fn: () => Promise<T>, wrote: (r: T) => boolean = () => true,
+  services: Services, keyName: string, writes: OwnWrite[], fn: () => Promise<T>, wrote: (r: T) => boolean = () => true,
 ): Promise<T> {
-  const feed = services.changes as OwnRecorder | undefined;
+  const feed = services.changes;
   const undo = feed ? writes.filter((w) => isNotePath(w.path) || (w.from !== undefined && isNotePath(w.from))).map((w) => feed.recordOwn(w.path, w.kind, keyName, { ...(w.from ? { from: w.from } : {}), ...(w.reason ? { reason: w.reason } : {}) })) : [];
   const withdraw = () => { for (const u of undo) u(); };
   let r: T;
@@ -111,8 +110,8 @@ export async function attributed<T>(
  * `done()` after it: once the feed has handled the events so far, the records no event used are
  * withdrawn, so they cannot be pinned on a later human edit. `withdraw()` drops them all at once.
  */
-export function attributeMaybe(services: Record<string, unknown>, keyName: string, writes: OwnWrite[]): { withdraw(): void; done(): Promise<void> } {
-  const feed = services.changes as (OwnRecorder & { settle?: () => Promise<void> }) | undefined;
+export function attributeMaybe(services: Services, keyName: string, writes: OwnWrite[]): { withdraw(): void; done(): Promise<void> } {
+  const feed = services.changes;
   const undo = feed ? writes.filter((w) => isNotePath(w.path)).map((w) => feed.recordOwn(w.path, w.kind, keyName, { ...(w.reason ? { reason: w.reason } : {}) })) : [];
   const withdraw = () => { for (const u of undo) u(); undo.length = 0; };
   return { withdraw, done: async () => { await feed?.settle?.().catch(() => undefined); withdraw(); } };

@@ -1,9 +1,10 @@
 // Registers transfer links: the token store (deps.services.transfer) and the /transfer routes, added
 // to the HTTP app through deps.services.http.extraRoutes (composed with any routes already there).
 import type express from 'express';
-import type { Feature } from '../features.js';
+import type { Feature } from '../feature.js';
 import { TransferStore } from './tokens.js';
-import { mountTransferRoutes, type TransferService } from './routes.js';
+import { mountTransferRoutes } from './routes.js';
+import type { TransferService } from './tokens.js';
 
 export const transferFeature: Feature = {
   name: 'transfer',
@@ -12,7 +13,7 @@ export const transferFeature: Feature = {
     const service: TransferService = {
       store,
       pageUrl() {
-        const url = deps.services.serverUrl as string | undefined;
+        const url = deps.services.serverUrl;
         const s = deps.settings();
         const base = url ? url.replace(/\/mcp$/, '') : `http://127.0.0.1:${s.port}`;
         // A wildcard bind is reachable on loopback; the browser should open that.
@@ -20,7 +21,7 @@ export const transferFeature: Feature = {
       },
     };
     deps.services.transfer = service;
-    const http = (deps.services.http as { extraRoutes?: (app: express.Express) => void } | undefined) ?? {};
+    const http = deps.services.http ?? {};
     const before = http.extraRoutes;
     deps.services.http = { ...http, extraRoutes: (app: express.Express) => { before?.(app); mountTransferRoutes(app, deps, store); } };
   },

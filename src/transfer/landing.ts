@@ -3,7 +3,7 @@
 // expected_hash rules, the size cap (maxWriteBytes), the host writer (atomic
 // temp + fsync + no-clobber publish headless; the app's API in Obsidian, so it is indexed) and
 // change-feed attribution to the key.
-import type { ServerDeps } from '../mcp/deps.js';
+import type { ServerDeps } from '../mcp/tool.js';
 import type { Settings } from '../core/settings.js';
 import type { ScopedVault } from '../services/scopedVault.js';
 import { refuse } from '../core/errors.js';

@@ -5,8 +5,7 @@
 // changed) gets the same 404. The minting key must still be live and still allowed the path.
 import type express from 'express';
 import type { Request, Response } from 'express';
-import type { ServerDeps } from '../mcp/deps.js';
-import type { KeyStore } from '../services/keyStore.js';
+import type { ServerDeps } from '../mcp/tool.js';
 import type { KeyRecord } from '../core/keys.js';
 import { Refusal } from '../core/errors.js';
 import { contentHash } from '../core/hash.js';
@@ -14,15 +13,12 @@ import { basename } from '../core/paths.js';
 import { visibleIn } from '../services/scopedVault.js';
 import { mimeOf } from '../core/mime.js';
 import { bearerToken } from '../http/guards.js';
-import { TransferStore, type Link, type UploadLink } from './tokens.js';
+import type { TransferStore, Link, UploadLink } from './tokens.js';
+
+export type { TransferService } from './tokens.js';
 import { PAGE_CSS, PAGE_HTML, PAGE_JS, TRANSFER_CSP } from './pages.js';
 import { land, landingCap } from './landing.js';
 
-export interface TransferService {
-  store: TransferStore;
-  /** Base URL of the page, e.g. http://127.0.0.1:27200/transfer */
-  pageUrl(): string;
-}
 
 const GONE = { error: 'not found', hint: 'This transfer link is unknown, expired, already used or revoked; ask the agent for a new one.' };
 
@@ -42,7 +38,7 @@ function gone(res: Response): void {
 const MIME = /^[A-Za-z0-9][\w.+-]{0,63}\/[A-Za-z0-9][\w.+-]{0,127}$/;
 
 export function mountTransferRoutes(app: express.Express, deps: ServerDeps, store: TransferStore): void {
-  const keys = () => deps.services.keys as KeyStore | undefined;
+  const keys = () => deps.services.keys;
 
   /** The link a request's token opens, with the minting key's live record, or null (then answered 404). */
   const resolve = async (req: Request, kind: Link['kind'] | null): Promise<{ link: Link; rec: KeyRecord } | null> => {

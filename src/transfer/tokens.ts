@@ -61,6 +61,13 @@ export function clampTtl(seconds: number | undefined): number {
   return Math.min(MAX_TTL_S, Math.max(MIN_TTL_S, Math.round(s)));
 }
 
+/** deps.services.transfer: the token store and where its page lives. */
+export interface TransferService {
+  store: TransferStore;
+  /** Base URL of the page, e.g. http://127.0.0.1:27200/transfer */
+  pageUrl(): string;
+}
+
 export class TransferStore {
   private readonly byHash = new Map<string, Link>();
   private readonly uploads = new Map<string, UploadLink>();

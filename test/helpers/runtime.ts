@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { NodeHost } from '../../src/host/node/nodeHost.js';
 import { KeyStore } from '../../src/services/keyStore.js';
-import { withDefaults, type Settings } from '../../src/core/settings.js';
+import { withDefaults } from '../../src/settings.js';
+import type { Settings } from '../../src/core/settings.js';
 import { startRuntime, type Runtime } from '../../src/runtime.js';
+import type { Services } from '../../src/mcp/services.js';
 import { tempDir } from './vault.js';
 
 export interface TestRuntime {
@@ -16,7 +18,7 @@ export interface TestRuntime {
   stop(): Promise<void>;
 }
 
-export async function startTestRuntime(vault: string, settings: Partial<Settings> = {}, opts: { services?: Record<string, unknown>; watch?: boolean } = {}): Promise<TestRuntime> {
+export async function startTestRuntime(vault: string, settings: Partial<Settings> = {}, opts: { services?: Services; watch?: boolean } = {}): Promise<TestRuntime> {
   const host = new NodeHost(vault, { dataDir: join(tempDir('vmcp-data-'), 'data'), watch: opts.watch ?? false });
   await host.ready();
   const keys = new KeyStore(host.data);

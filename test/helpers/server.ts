@@ -44,9 +44,49 @@ export async function startCli(vault: string, opts: { env?: Record<string, strin
   };
 }
 
+/**
+ * fetch with a signal of its own per request. The SDK's client transport hands the same AbortSignal
+ * (one per transport) to every fetch, and undici removes the abort listener it adds for a Request
+ * only when that Request is garbage-collected: a sweep of thousands of calls between two collections
+ * piled up thousands of listeners on that one signal (9,303 MaxListenersExceededWarning lines in
+ * `npm test`). Here the transport's signal gets ONE listener, which aborts the requests still in
+ * flight; each request has its own controller, dropped once its response body is read or cancelled.
+ */
+const inFlight = new WeakMap<AbortSignal, Set<AbortController>>();
+
+export const fetchWithOwnSignal: typeof fetch = async (input, init) => {
+  const outer = init?.signal;
+  if (!outer) return fetch(input, init);
+  let live = inFlight.get(outer);
+  if (!live) {
+    const set = new Set<AbortController>();
+    live = set;
+    inFlight.set(outer, set);
+    outer.addEventListener('abort', () => { for (const c of set) c.abort(outer.reason); set.clear(); }, { once: true });
+  }
+  const inner = new AbortController();
+  if (outer.aborted) inner.abort(outer.reason);
+  else live.add(inner);
+  const done = () => { live.delete(inner); };
+  let res: Response;
+  try { res = await fetch(input, { ...init, signal: inner.signal }); } catch (e) { done(); throw e; }
+  if (!res.body) { done(); return res; }
+  const reader = res.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(c) {
+      try {
+        const r = await reader.read();
+        if (r.done) { done(); c.close(); } else c.enqueue(r.value);
+      } catch (e) { done(); c.error(e); }
+    },
+    cancel(reason) { done(); return reader.cancel(reason); },
+  });
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+};
+
 export async function connect(url: string, key: string, name = 'vault-mcp-test'): Promise<Client> {
   const client = new Client({ name, version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${key}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${key}` } }, fetch: fetchWithOwnSignal });
   await client.connect(transport);
   return client;
 }

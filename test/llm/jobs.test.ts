@@ -4,12 +4,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JobStore, runAsJob, MAX_RUNNING_PER_KEY } from '../../src/jobs/jobs.js';
 import { Refusal } from '../../src/core/errors.js';
-import type { ToolContext } from '../../src/mcp/tool.js';
-import type { ServerDeps } from '../../src/mcp/deps.js';
-import { withDefaults } from '../../src/core/settings.js';
+import type { ServerDeps, ToolContext } from '../../src/mcp/tool.js';
+import { withDefaults } from '../../src/settings.js';
 
 function ctxFor(keyId: string, deps: ServerDeps, signal = new AbortController().signal): ToolContext {
-  return { deps, caller: { keyId, keyName: keyId, scope: 'read', root: '', disabledFamilies: [] }, vault: null as never, signal };
+  return { deps, caller: { keyId, keyName: keyId, scope: 'read', root: '', disabledFamilies: [] }, vault: null as never, signal, tools: () => [] };
 }
 function depsWith(softMs: number): ServerDeps {
   const store = new JobStore(Date.now);

@@ -7,7 +7,7 @@ import { register } from 'node:module';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NodeHost } from '../../src/host/node/nodeHost.js';
-import { withDefaults } from '../../src/core/settings.js';
+import { withDefaults } from '../../src/settings.js';
 import { KeywordService } from '../../src/search/service.js';
 import { keywordSettings } from '../../src/search/settings.js';
 import { settingFlags } from '../../src/cli/flags.js';

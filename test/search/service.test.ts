@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync, mkdirSync, renameSync, rmSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { NodeHost } from '../../src/host/node/nodeHost.js';
-import { withDefaults, type Settings } from '../../src/core/settings.js';
+import { withDefaults } from '../../src/settings.js';
+import type { Settings } from '../../src/core/settings.js';
 import { KeywordService, INDEX_FILE } from '../../src/search/service.js';
 import { tempDir } from '../helpers/vault.js';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { existsSync, cpSync } from 'node:fs';
 import { NodeHost } from '../../src/host/node/nodeHost.js';
-import { withDefaults } from '../../src/core/settings.js';
+import { withDefaults } from '../../src/settings.js';
 import { KeywordService } from '../../src/search/service.js';
 import { tokenize } from '../../src/search/text.js';
 import { noteTitle } from '../../src/core/paths.js';

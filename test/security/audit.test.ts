@@ -9,7 +9,7 @@ import { connect, call } from '../helpers/server.js';
 import { AuditLog, readAllEntries, type AuditEntry } from '../../src/audit/log.js';
 import { summarizeArgs } from '../../src/audit/summarize.js';
 import { FsDataStore } from '../../src/host/fsDataStore.js';
-import { withDefaults } from '../../src/core/settings.js';
+import { withDefaults } from '../../src/settings.js';
 import { tempDir } from '../helpers/vault.js';
 import { FakeClock, startSec, makeVault, INSIDE } from './helpers.js';
 

@@ -5,7 +5,8 @@ import { mkdirSync, writeFileSync, utimesSync, readdirSync, statSync, readFileSy
 import { createHash } from 'node:crypto';
 import { NodeHost } from '../../src/host/node/nodeHost.js';
 import { KeyStore, type NewKey } from '../../src/services/keyStore.js';
-import { withDefaults, type Settings } from '../../src/core/settings.js';
+import { withDefaults } from '../../src/settings.js';
+import type { Settings } from '../../src/core/settings.js';
 import { startRuntime, type Runtime } from '../../src/runtime.js';
 import { tempDir } from '../helpers/vault.js';
 

@@ -7,7 +7,7 @@ import { TokenBucket } from '../../src/limits/tokenBucket.js';
 import { Limiter } from '../../src/limits/limiter.js';
 import { UsageStore } from '../../src/limits/usage.js';
 import { AuthThrottle } from '../../src/limits/authThrottle.js';
-import { withDefaults } from '../../src/core/settings.js';
+import { withDefaults } from '../../src/settings.js';
 import { FsDataStore } from '../../src/host/fsDataStore.js';
 import { Refusal } from '../../src/core/errors.js';
 import type { Caller } from '../../src/mcp/tool.js';

@@ -9,9 +9,9 @@ import { randomBytes } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { NodeHost } from '../../src/host/node/nodeHost.js';
 import { KeyStore } from '../../src/services/keyStore.js';
-import { withDefaults, type Settings } from '../../src/core/settings.js';
+import { withDefaults } from '../../src/settings.js';
+import type { Settings } from '../../src/core/settings.js';
 import { startRuntime, type Runtime } from '../../src/runtime.js';
-import type { KeywordRanker } from '../../src/search/types.js';
 import { connect, call, refusalCode, textOf } from '../helpers/server.js';
 import { tempDir } from '../helpers/vault.js';
 import { GLOVE, TINY, missing } from './helpers.js';
@@ -44,23 +44,6 @@ before(() => {
 });
 after(() => { globalThis.fetch = realFetch; });
 
-/** A keyword arm stand-in (used only when the keyword feature is not registered): notes containing any query word. */
-function fakeKeyword(host: NodeHost): KeywordRanker {
-  return {
-    async rank(query, opts) {
-      const words = query.toLowerCase().split(/\W+/).filter((w) => w.length > 2);
-      const rows = [];
-      for (const f of host.files()) {
-        if (!f.path.endsWith('.md') || (opts.accept && !opts.accept(f.path))) continue;
-        const t = (await host.readText(f.path)).toLowerCase();
-        const hits = words.filter((w) => t.includes(w)).length;
-        if (hits) rows.push({ path: f.path, score: hits, matchedAll: hits === words.length });
-      }
-      return rows.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path)).slice(0, opts.limit);
-    },
-  };
-}
-
 async function start(settings: Partial<Settings>): Promise<{ rt: Runtime; host: NodeHost; client: Client; stop(): Promise<void> }> {
   const host = new NodeHost(vault, { dataDir, watch: false });
   await host.ready();
@@ -69,7 +52,6 @@ async function start(settings: Partial<Settings>): Promise<{ rt: Runtime; host: 
   keys.addEphemeral(key, 'test', 'readwrite');
   const s = withDefaults({ port: 0, embeddingModel: GLOVE, embeddingSkipGlobs: ['Private/*'], ...settings });
   const rt = await startRuntime({ host, settings: () => s, keys });
-  rt.deps.services.keyword ??= fakeKeyword(host);
   const client = await connect(rt.server.url, key);
   return { rt, host, client, stop: async () => { await client.close(); await rt.stop(); await host.close(); } };
 }

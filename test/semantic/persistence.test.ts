@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FsDataStore } from '../../src/host/fsDataStore.js';
 import { NodeHost } from '../../src/host/node/nodeHost.js';
-import { withDefaults } from '../../src/core/settings.js';
+import { withDefaults } from '../../src/settings.js';
 import { VectorStore } from '../../src/semantic/store.js';
 import { SemanticService, INDEX_FILE } from '../../src/semantic/service.js';
 import { tempDir } from '../helpers/vault.js';

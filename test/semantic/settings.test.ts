@@ -2,7 +2,7 @@
 // headless user needs are `serve` flags.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_SETTINGS, withDefaults } from '../../src/core/settings.js';
+import { DEFAULT_SETTINGS, withDefaults } from '../../src/settings.js';
 import { settingFlags } from '../../src/cli/flags.js';
 import { SEMANTIC_DEFAULTS, semanticSettings } from '../../src/semantic/settings.js';
 

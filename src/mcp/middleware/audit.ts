@@ -1,5 +1,5 @@
 // The audit middleware: one entry per tool call, successes and refusals alike (see audit/log.ts).
-import type { ToolMiddleware } from '../deps.js';
+import type { ToolMiddleware } from '../tool.js';
 import type { AuditLog } from '../../audit/log.js';
 import { summarizeArgs } from '../../audit/summarize.js';
 

@@ -1,6 +1,6 @@
 // The limits middleware: before a handler runs, the Limiter admits the call or throws a Refusal
 // (a normal tool result); after it, the call is released and its outcome counted per key and day.
-import type { ToolMiddleware } from '../deps.js';
+import type { ToolMiddleware } from '../tool.js';
 import type { ToolContext } from '../tool.js';
 import { isWriteTool } from '../tool.js';
 import type { Admission, Limiter } from '../../limits/limiter.js';

@@ -2,7 +2,7 @@
 // listed only when the vault is a git work tree (src/git/feature.ts).
 import { z } from 'zod';
 import { pageCursor } from './args.js';
-import { defineTool, READ_ONLY, type ToolContext } from '../tool.js';
+import { defineTool, READ_ONLY, type ServerDeps, type ToolContext } from '../tool.js';
 import { refuse } from '../../core/errors.js';
 import { normalizeFilePath, normalizeFolderPath, withinRoot } from '../../core/paths.js';
 import { parseTime, isoUtc } from '../../core/time.js';
@@ -13,10 +13,10 @@ import {
   type ChangedFile, type Commit,
 } from '../../git/history.js';
 
-const available = (deps: { services: Record<string, unknown> }) => !!deps.services.git;
+const available = (deps: ServerDeps) => !!deps.services.git;
 
 function gitOf(ctx: ToolContext): GitRunner {
-  const g = ctx.deps.services.git as GitRunner | undefined;
+  const g = ctx.deps.services.git;
   if (!g) refuse('unavailable', 'This vault is not a git repository (or git is not installed), so there is no history.');
   return g;
 }

@@ -403,19 +403,13 @@ export const getToc = defineTool({
 
 // ---- get_context ----
 
-/** What get_context needs from a semantic service (src/semantic/service.ts has it). */
-interface RelatedProvider {
-  quickReason(): string | null;
-  related(path: string, k: number, accept: (p: string) => boolean): Promise<{ hits: { path: string; score: number }[] } | null>;
-}
-
 const RELATED_TIMEOUT_MS = 5000;
 const PEERS = 20;
 const BACKLINKS = 20;
 const OUTLINKS = 50;
 
 async function relatedNotes(ctx: ToolContext, path: string): Promise<{ related: { path: string; title: string; similarity: number }[] | null; note: string | null }> {
-  const svc = ctx.deps.services.semantic as RelatedProvider | undefined;
+  const svc = ctx.deps.services.semantic;
   if (!svc || typeof svc.related !== 'function') return { related: null, note: 'semantic search is not set up on this server' };
   const why = svc.quickReason?.();
   if (why) return { related: null, note: `semantic search is unavailable: ${why}` };

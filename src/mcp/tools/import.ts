@@ -5,11 +5,10 @@ import { defineTool } from '../tool.js';
 import { refuse } from '../../core/errors.js';
 import { mimeOf } from '../../core/mime.js';
 import { checkDestination, land, landingCap } from '../../transfer/landing.js';
-import { safeFetch, FetchError, type ResolvedAddress } from '../../net/safeFetch.js';
+import { safeFetch, FetchError } from '../../net/safeFetch.js';
 import { importSettings } from '../../net/settings.js';
 
 /** TEST ONLY, set programmatically: "address:port" pairs reachable although not public, and a DNS stub. */
-export interface NetTestHooks { allow?: ReadonlySet<string>; resolve?: (host: string) => Promise<ResolvedAddress[]> }
 
 export const importFromUrl = defineTool({
   name: 'import_from_url',
@@ -43,7 +42,7 @@ export const importFromUrl = defineTool({
     const deps = ctx.deps;
     const dest = checkDestination(deps, ctx.vault, args.path, args.overwrite, args.expected_hash);
     const s = importSettings(deps.settings());
-    const hooks = deps.services.testOnlyNetAllow as NetTestHooks | undefined;
+    const hooks = deps.services.testOnlyNetAllow;
     let got;
     try {
       got = await safeFetch(args.url, {

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { folderFilter, frontmatterFilter } from './args.js';
 import { defineTool, READ_ONLY } from '../tool.js';
-import type { ServerDeps } from '../deps.js';
+import type { ServerDeps } from '../tool.js';
 import { refuse } from '../../core/errors.js';
 import { noteTitle } from '../../core/paths.js';
 import { decodeCursor, encodeCursor } from '../../core/cursor.js';
@@ -14,7 +14,7 @@ import type { HitKey } from '../../search/keywordIndex.js';
 import { runAsJob, workingFields } from '../../jobs/jobs.js';
 
 function keyword(deps: ServerDeps): KeywordService | undefined {
-  const k = deps.services.keyword as KeywordService | undefined;
+  const k = deps.services.keyword;
   return k && typeof (k as { search?: unknown }).search === 'function' ? k : undefined;
 }
 

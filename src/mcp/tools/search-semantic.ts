@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { folderFilter, frontmatterFilter } from './args.js';
 import { defineTool, READ_ONLY, type ToolContext } from '../tool.js';
-import type { ServerDeps } from '../deps.js';
+import type { ServerDeps } from '../tool.js';
 import { refuse } from '../../core/errors.js';
 import { noteTitle } from '../../core/paths.js';
 import { contentHash } from '../../core/hash.js';
@@ -20,10 +20,10 @@ export const ROUTING = 'Routing: exact identifiers, names and titles → keyword
 const HYBRID_DEPTH = 50;
 
 function semantic(deps: ServerDeps): SemanticService | undefined {
-  return deps.services.semantic as SemanticService | undefined;
+  return deps.services.semantic;
 }
 function keyword(deps: ServerDeps): KeywordRanker | undefined {
-  const k = deps.services.keyword as KeywordRanker | undefined;
+  const k = deps.services.keyword;
   return k && typeof k.rank === 'function' ? k : undefined;
 }
 

@@ -4,7 +4,7 @@
 // summarizeBatchChars, each batch summarised, then combined. Slow calls become background jobs.
 import { z } from 'zod';
 import { defineTool, type ToolContext, type ToolResult } from '../tool.js';
-import type { ServerDeps } from '../deps.js';
+import type { ServerDeps } from '../tool.js';
 import { refuse } from '../../core/errors.js';
 import { runAsJob, workingFields, type JobHandle } from '../../jobs/jobs.js';
 import { chat, LlmError, type ChatMessage, type ChatReply } from '../../llm/client.js';

@@ -10,7 +10,7 @@ import { ChangeService } from '../../changes/service.js';
 import { NOTE_KINDS, parseCursor, type ChangeEvent } from '../../changes/feed.js';
 
 function changes(ctx: ToolContext): ChangeService | undefined {
-  return ctx.deps.services.changes as ChangeService | undefined;
+  return ctx.deps.services.changes;
 }
 
 export const getRecent = defineTool({

@@ -2,7 +2,7 @@
 // person by reference, through a link the person opens in a browser on this computer (the token is in
 // the URL fragment; see src/transfer/).
 import { z } from 'zod';
-import { defineTool, READ_ONLY, type ToolContext } from '../tool.js';
+import { defineTool, READ_ONLY, type ServerDeps, type ToolContext } from '../tool.js';
 import { refuse } from '../../core/errors.js';
 import { contentHash } from '../../core/hash.js';
 import { basename } from '../../core/paths.js';
@@ -12,12 +12,12 @@ import type { TransferService } from '../../transfer/routes.js';
 import { checkDestination, landingCap } from '../../transfer/landing.js';
 
 function service(ctx: ToolContext): TransferService {
-  const t = ctx.deps.services.transfer as TransferService | undefined;
+  const t = ctx.deps.services.transfer;
   if (!t) refuse('unavailable', 'Transfer links are not available on this server.');
   return t;
 }
 
-const available = (deps: { services: Record<string, unknown> }) => !!deps.services.transfer;
+const available = (deps: ServerDeps) => !!deps.services.transfer;
 const expiresIn = z.number().int().min(MIN_TTL_S).max(MAX_TTL_S).optional().describe(`Seconds the link stays valid, ${MIN_TTL_S}–${MAX_TTL_S} (default ${DEFAULT_TTL_S})`);
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 

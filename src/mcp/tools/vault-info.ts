@@ -3,9 +3,8 @@ import { z } from 'zod';
 import { defineTool, READ_ONLY } from '../tool.js';
 import { noteTags } from '../../core/markdown/frontmatter.js';
 import { isNotePath, inFolder } from '../../core/paths.js';
-import { indexStatuses } from '../../services/status.js';
+import { indexStatuses } from '../../services/indexReport.js';
 import { OBSIDIAN_PRIMER } from './primer.js';
-import { permittedTools } from '../server.js';
 
 export const listFolders = defineTool({
   name: 'list_folders',
@@ -127,7 +126,7 @@ export const stats = defineTool({
   async handler(_args, ctx) {
     const files = ctx.vault.files();
     const notes = files.filter((f) => isNotePath(f.path)).length;
-    const tools = permittedTools(ctx.deps, ctx.caller);
+    const tools = ctx.tools();
     const families = [...new Set(tools.map((t) => t.family))];
     const s = ctx.deps.settings();
     const out = {
