@@ -11,7 +11,7 @@ import { KeyStore } from '../../../src/services/keyStore.js';
 import { AuditLog } from '../../../src/audit/log.js';
 import { UsageStore } from '../../../src/limits/usage.js';
 import type { DataStore } from '../../../src/host/port.js';
-import type { ServerDeps } from '../../../src/mcp/deps.js';
+import type { ServerDeps } from '../../../src/mcp/tool.js';
 import type { UiSnapshot } from './snapshot.js';
 
 /** The plugin data folder in memory, seeded with the real run's files. */

@@ -11,9 +11,9 @@ import { PLUGIN_DIR, startPlugin } from '../../plugin/harness.js';
 import { GLOVE } from '../../semantic/helpers.js';
 import { permittedTools, toolListing } from '../../../src/mcp/server.js';
 import { callerFor } from '../../../src/http/app.js';
-import { indexStatuses } from '../../../src/services/status.js';
+import { indexStatuses } from '../../../src/services/indexReport.js';
 import { dayKey, lastDays } from '../../../src/limits/day.js';
-import type { ServerDeps } from '../../../src/mcp/deps.js';
+import type { ServerDeps } from '../../../src/mcp/tool.js';
 import type { KeyStore } from '../../../src/services/keyStore.js';
 import type { SemanticService } from '../../../src/semantic/service.js';
 import type { UiSnapshot } from './snapshot.js';
@@ -56,7 +56,7 @@ export async function recordPluginRun(opts: { seedDays?: boolean } = {}): Promis
     await plugin.keys().update('research-agent', { root: 'Projects', dailyQuota: 200, disabledFamilies: ['transfer'] });
     if (opts.seedDays) {
       // Past days go straight into the usage store the running server holds (it is flushed with today's).
-      const usage = (plugin.runtime!.deps.services.limits as { usage: { days: Record<string, unknown> } }).usage;
+      const usage = plugin.runtime!.deps.services.limits!.usage as unknown as { days: Record<string, unknown> }; // its private day table
       const today = dayKey(Date.now());
       const seeded = seededUsage(Date.now(), plugin.keys().list().filter((k) => !k.ephemeral).map((k) => ({ id: k.id, name: k.name })));
       for (const [day, v] of Object.entries(seeded)) if (day !== today) usage.days[day] = v;
