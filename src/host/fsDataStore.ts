@@ -63,6 +63,16 @@ export class FsDataStore implements DataStore {
     await fs.rm(join(this.dir, name), { force: true });
   }
 
+  async signature(name: string): Promise<string | null> {
+    checkName(name);
+    try {
+      const s = await fs.stat(join(this.dir, name), { bigint: true });
+      return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+    } catch {
+      return null;
+    }
+  }
+
   async size(name: string): Promise<number | null> {
     checkName(name);
     try {

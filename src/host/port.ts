@@ -25,6 +25,9 @@ export interface DataStore {
   append(name: string, text: string): Promise<void>;
   remove(name: string): Promise<void>;
   size(name: string): Promise<number | null>;
+  /** A cheap fingerprint of a file (device, inode, size, change and modification times), null when
+   *  it is missing: a changed value means the file was replaced or edited since the last look. */
+  signature?(name: string): Promise<string | null>;
 }
 
 export interface VaultHost {

@@ -1,6 +1,7 @@
 // Keys persisted as hashes in keys.json in the plugin data folder, shared by the plugin and the CLI.
-// The file is re-read at most every 2 s, so a key added or revoked from the CLI (or the settings tab)
-// takes effect on the next request of a running server.
+// Every authentication first compares the file's fingerprint (one stat: inode, size, times) with the
+// one it had when last read and re-reads it when it changed, so a key added or revoked from the CLI
+// (or the settings tab) takes effect on the very next request of a running server.
 import type { DataStore } from '../host/port.js';
 import { findKey, generateRawKey, hashKey, KEY_NAME, type KeyRecord } from '../core/keys.js';
 import { refuse } from '../core/errors.js';
@@ -20,12 +21,15 @@ export class KeyStore {
   private records: KeyRecord[] = [];
   private ephemeral: KeyRecord[] = [];
   private loadedAt = -Infinity;
+  /** keys.json's fingerprint when it was last read (undefined: never read, or no fingerprints). */
+  private seen: string | null | undefined = undefined;
   private dirtyUse = new Map<string, number>();
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly data: DataStore, private readonly now: () => number = Date.now) {}
 
   async load(): Promise<void> {
+    const sig = await this.data.signature?.(FILE).catch(() => undefined);
     const bytes = await this.data.read(FILE);
     let list: KeyRecord[] = [];
     if (bytes) {
@@ -40,6 +44,20 @@ export class KeyStore {
     for (const r of list) { const t = this.dirtyUse.get(r.id); if (t) r.lastUsed = Math.max(r.lastUsed ?? 0, t); }
     this.records = list;
     this.loadedAt = this.now();
+    this.seen = sig;
+  }
+
+  /**
+   * Re-reads keys.json when it changed since the last read: one stat per call, so a revocation by
+   * another process is seen by the next request. (A store without fingerprints re-reads every 2 s.)
+   */
+  async refresh(): Promise<void> {
+    if (!this.data.signature) {
+      if (this.now() - this.loadedAt > 2000) await this.load();
+      return;
+    }
+    const sig = await this.data.signature(FILE);
+    if (sig !== this.seen || this.seen === undefined) await this.load();
   }
 
   private async save(): Promise<void> {
@@ -99,7 +117,7 @@ export class KeyStore {
 
   /** The live record for a raw key, or null (unknown, revoked or expired). */
   async authenticate(raw: string): Promise<KeyRecord | null> {
-    if (this.now() - this.loadedAt > 2000) await this.load().catch(() => undefined);
+    await this.refresh().catch(() => undefined);
     const rec = findKey(this.list(), raw);
     if (!rec || rec.revoked) return null;
     if (rec.expires && this.now() >= rec.expires) return null;

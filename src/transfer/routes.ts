@@ -46,7 +46,7 @@ export function mountTransferRoutes(app: express.Express, deps: ServerDeps, stor
     if (!link || (kind && link.kind !== kind)) return null;
     const ks = keys();
     if (!ks) return null;
-    await ks.load().catch(() => undefined); // pick up a revocation made a moment ago (CLI or settings tab)
+    await ks.refresh().catch(() => undefined); // a revocation made a moment ago (CLI or settings tab) counts now
     store.sweep((id) => ks.isLive(id));
     const rec = ks.list().find((k) => k.id === link.keyId);
     if (!rec || !ks.isLive(rec.id) || link.revoked) return null;
