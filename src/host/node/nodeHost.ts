@@ -17,6 +17,8 @@ interface Entry { stat: FileStat; disk: string; real: string | null | undefined;
 
 export interface NodeHostOptions {
   dataDir?: string;
+  /** Where rebuildable caches go (default: the data folder). */
+  cacheDir?: string;
   configDir?: string;
   /** Watch the folder for outside changes (default true). */
   watch?: boolean;
@@ -30,6 +32,7 @@ export class NodeHost implements VaultHost {
   readonly name: string;
   readonly configDir: string;
   readonly data: DataStore;
+  readonly cache: DataStore;
   readonly writer: NodeWriter = new NodeWriter(this);
   /** The symlink rule (host/containment.ts). */
   readonly contain: Containment;
@@ -62,7 +65,8 @@ export class NodeHost implements VaultHost {
     this.name = pathBasename(basePath);
     this.configDir = opts.configDir ?? '.obsidian';
     this.data = new FsDataStore(opts.dataDir ?? join(basePath, this.configDir, 'plugins', 'vault-mcp-server'));
-    this.contain = new Containment(basePath, { allowedOutside: opts.allowedOutside, forbidden: () => [this.data.dir] });
+    this.cache = opts.cacheDir && opts.cacheDir !== this.data.dir ? new FsDataStore(opts.cacheDir) : this.data;
+    this.contain = new Containment(basePath, { allowedOutside: opts.allowedOutside, forbidden: () => [this.data.dir, this.cache.dir] });
   }
 
   ready(): Promise<void> {
