@@ -28,6 +28,9 @@ export interface DataStore {
   /** A cheap fingerprint of a file (device, inode, size, change and modification times), null when
    *  it is missing: a changed value means the file was replaced or edited since the last look. */
   signature?(name: string): Promise<string | null>;
+  /** Takes an exclusive lock on `name` shared with other processes using the same folder (the CLI,
+   *  the plugin); resolves with its release. A lock left by a crashed holder expires after 10 s. */
+  lock?(name: string): Promise<() => Promise<void>>;
 }
 
 export interface VaultHost {

@@ -60,6 +60,21 @@ export class KeyStore {
     if (sig !== this.seen || this.seen === undefined) await this.load();
   }
 
+  /**
+   * Every read-modify-write of keys.json (add, update, revoke, the last-use flush) holds the data
+   * folder's lock on it, shared with other processes (the CLI, the plugin): otherwise a flush that
+   * read the file just before `keys revoke` wrote it would write the revoked key back.
+   */
+  private async locked<T>(fn: () => Promise<T>): Promise<T> {
+    const release = await this.data.lock?.(FILE);
+    try {
+      await this.load();
+      return await fn();
+    } finally {
+      await release?.();
+    }
+  }
+
   private async save(): Promise<void> {
     await this.data.write(FILE, JSON.stringify({ version: 1, keys: this.records }, null, 2) + '\n');
   }
@@ -69,7 +84,10 @@ export class KeyStore {
   }
 
   async add(spec: NewKey): Promise<{ raw: string; record: KeyRecord }> {
-    await this.load();
+    return this.locked(() => this.addLocked(spec));
+  }
+
+  private async addLocked(spec: NewKey): Promise<{ raw: string; record: KeyRecord }> {
     if (!KEY_NAME.test(spec.name)) refuse('invalid_argument', `Key name "${spec.name}" is not allowed: use 1–64 letters, digits, spaces, "_", ".", "@" or "-".`);
     if (this.list().some((r) => r.name === spec.name && !r.revoked)) refuse('already_exists', `A key named "${spec.name}" already exists; pick another name or revoke the old key first.`);
     const raw = generateRawKey();
@@ -89,15 +107,16 @@ export class KeyStore {
 
   /** Changes a key's restrictions (settings tab); open sessions pick them up on their next request. */
   async update(name: string, patch: Partial<Pick<KeyRecord, 'scope' | 'root' | 'disabledFamilies' | 'expires' | 'dailyQuota'>>): Promise<KeyRecord> {
-    await this.load();
-    const rec = this.records.find((r) => r.name === name && !r.revoked);
-    if (!rec) refuse('not_found', `No key named "${name}".`);
-    for (const [k, v] of Object.entries(patch) as [keyof typeof patch, unknown][]) {
-      if (v === undefined || (k === 'root' && v === '') || (k === 'disabledFamilies' && Array.isArray(v) && !v.length)) delete rec[k];
-      else (rec as unknown as Record<string, unknown>)[k] = v;
-    }
-    await this.save();
-    return rec;
+    return this.locked(async () => {
+      const rec = this.records.find((r) => r.name === name && !r.revoked);
+      if (!rec) refuse('not_found', `No key named "${name}".`);
+      for (const [k, v] of Object.entries(patch) as [keyof typeof patch, unknown][]) {
+        if (v === undefined || (k === 'root' && v === '') || (k === 'disabledFamilies' && Array.isArray(v) && !v.length)) delete rec[k];
+        else (rec as unknown as Record<string, unknown>)[k] = v;
+      }
+      await this.save();
+      return rec;
+    });
   }
 
   /** A key that lives only in this process (VAULT_MCP_TOKEN for scripts). */
@@ -107,12 +126,13 @@ export class KeyStore {
   }
 
   async revoke(name: string): Promise<boolean> {
-    await this.load();
-    const before = this.records.length;
-    this.records = this.records.filter((r) => r.name !== name);
-    const hit = this.records.length !== before;
-    if (hit) await this.save();
-    return hit;
+    return this.locked(async () => {
+      const before = this.records.length;
+      this.records = this.records.filter((r) => r.name !== name);
+      const hit = this.records.length !== before;
+      if (hit) await this.save();
+      return hit;
+    });
   }
 
   /** The live record for a raw key, or null (unknown, revoked or expired). */
@@ -141,9 +161,10 @@ export class KeyStore {
     if (!this.dirtyUse.size) return;
     const uses = new Map(this.dirtyUse);
     this.dirtyUse.clear();
-    await this.load();
-    for (const r of this.records) { const t = uses.get(r.id); if (t) r.lastUsed = Math.max(r.lastUsed ?? 0, t); }
-    await this.save();
+    await this.locked(async () => {
+      for (const r of this.records) { const t = uses.get(r.id); if (t) r.lastUsed = Math.max(r.lastUsed ?? 0, t); }
+      await this.save();
+    });
   }
 
   /** Is a (persisted) key still live? Used by open sessions on every request. */

@@ -84,3 +84,32 @@ test('revocation race: 200 keys revoked by another KeyStore, each refused by the
   } finally { await srv.stop(); }
   report(cat);
 });
+
+test('a last-use flush racing `keys revoke` never writes the revoked key back', { timeout: 60_000 }, async () => {
+  const { data } = vaultWithNotes();
+  const cat = new Category('revocation vs last-use flush');
+  for (let round = 0; round < 20; round++) {
+    const cli = new KeyStore(new FsDataStore(data));
+    const { raw } = await cli.add({ name: `f${round}`, scope: 'read' });
+    // The server's store writes slowly: its flush has read keys.json and is still writing when the CLI revokes.
+    const slow = new FsDataStore(data);
+    const write = slow.write.bind(slow);
+    let writing: () => void = () => undefined;
+    const started = new Promise<void>((r) => { writing = r; });
+    slow.write = async (name, bytes) => { writing(); await new Promise((r) => setTimeout(r, 30)); return write(name, bytes); };
+    const server = new KeyStore(slow);
+    await server.load();
+    const rec = await server.authenticate(raw);
+    assert.ok(rec);
+    server.touch(rec);
+    const flushing = server.flush();
+    await Promise.race([started, new Promise((r) => setTimeout(r, 200))]);
+    await cli.revoke(`f${round}`);
+    await flushing;
+    const fresh = new KeyStore(new FsDataStore(data));
+    await fresh.load();
+    cat.check(`round ${round}: revoked key stays revoked`, !fresh.list().some((k) => k.name === `f${round}`));
+    cat.check(`round ${round}: the server refuses it`, (await server.authenticate(raw)) === null);
+  }
+  report(cat);
+});
