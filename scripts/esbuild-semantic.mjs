@@ -1,11 +1,11 @@
 // esbuild pieces for semantic search in the Obsidian bundle (used by esbuild.config.mjs):
-// - `vault-mcp:ort-wasm` resolves to a brotli-compressed onnxruntime-web ort-wasm-simd.wasm (binary
-//   loader, so it is a Uint8Array in main.js, evaluated only when semantic search first runs), cached
-//   in node_modules/.cache because brotli at quality 11 takes ~30 s;
+// - onnxruntime-web's ort-wasm-simd.wasm is written brotli-compressed beside the bundle
+//   (ort-wasm-simd.wasm.br: never parsed as JavaScript, unpacked on first use), cached in
+//   node_modules/.cache because brotli at quality 11 takes ~30 s; `vault-mcp:ort-wasm` exports its sha256;
 // - onnxruntime-node is aliased to onnxruntime-web (transformers.js picks the "node" package under
 //   Electron), and sharp (image pipelines only) to a stub.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +28,8 @@ function compressedWasm() {
   return { cached, sha256 };
 }
 
-/** @param {{embed: boolean}} opts embed=false marks the module (and the worker's) external (the CLI never uses WASM). */
+/** @param {{embed: boolean, wasmOut?: string}} opts embed=false marks the module (and the worker's) external
+ *  (the CLI never uses WASM); otherwise the compressed WASM is copied to `wasmOut`. */
 export function ortWasmPlugin(opts = { embed: true }) {
   return {
     name: 'vault-mcp-ort-wasm',
@@ -38,9 +39,9 @@ export function ortWasmPlugin(opts = { embed: true }) {
       if (!opts.embed) build.onResolve({ filter: /^vault-mcp:embed-worker$/ }, (args) => ({ path: args.path, external: true }));
       build.onLoad({ filter: /.*/, namespace: 'vault-mcp-ort-wasm' }, () => {
         const { cached, sha256 } = compressedWasm();
-        return { contents: `import bytes from ${JSON.stringify(cached)};\nexport default bytes;\nexport const sha256 = ${JSON.stringify(sha256)};\n`, loader: 'js', resolveDir: root };
+        if (opts.wasmOut) { mkdirSync(dirname(opts.wasmOut), { recursive: true }); copyFileSync(cached, opts.wasmOut); }
+        return { contents: `export const sha256 = ${JSON.stringify(sha256)};\n`, loader: 'js', resolveDir: root };
       });
-      build.onLoad({ filter: /\.wasm\.br$/ }, (args) => ({ contents: readFileSync(args.path), loader: 'binary' }));
     },
   };
 }
@@ -52,10 +53,10 @@ export const semanticAlias = {
 
 /** What the Obsidian (CommonJS) build adds: aliases, the WASM plugin, and `import.meta.url`, which
  *  transformers.js reads at load time and CommonJS lacks. */
-export function semanticBundle(define = {}) {
+export function semanticBundle(define = {}, wasmOut = undefined) {
   return {
     alias: semanticAlias,
-    plugins: [ortWasmPlugin({ embed: true }), embedWorkerPlugin()],
+    plugins: [ortWasmPlugin({ embed: true, wasmOut }), embedWorkerPlugin()],
     define: { ...define, 'import.meta.url': '__vmcp_import_meta_url' },
     inject: [join(root, 'scripts/esbuild-import-meta.mjs')],
   };

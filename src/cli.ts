@@ -9,6 +9,7 @@ import { withDefaults } from './settings.js';
 import type { Settings } from './core/settings.js';
 import { startRuntime } from './runtime.js';
 import { acquireServeLock } from './host/serveLock.js';
+import { cacheInVault, moveCaches, vaultCacheDir } from './host/cacheDir.js';
 import { settingFlags } from './cli/flags.js';
 import { extraCommands } from './cli/commands.js';
 import { VERSION } from './version.js';
@@ -26,6 +27,9 @@ Environment: VAULT_MCP_TOKEN / VAULT_MCP_READ_TOKEN add in-memory readwrite / re
 serve flags:
 ${settingFlags.map((f) => `  --${f.flag}${f.kind === 'bool' ? '' : ' VALUE'}  ${f.help}`).join('\n')}
   --data-dir DIR  plugin data folder (default <vault>/.obsidian/plugins/vault-mcp-server)
+  --cache-dir DIR  rebuildable caches: keyword index, vectors, models (default: the folder the plugin uses,
+                   <Obsidian's data folder or the OS cache folder>/vault-mcp-server/<vault>-<hash>; with
+                   --data-dir, that folder; cacheInVault in data.json keeps them in the plugin folder)
   --create-key NAME  when no key exists yet, create a readwrite key with this name and print it once
   --no-watch  do not watch the vault folder for outside changes`;
 
@@ -58,7 +62,7 @@ function loadPluginSettings(dataDir: string): Partial<Settings> {
 
 async function serve(argv: string[]): Promise<void> {
   const options: Record<string, { type: 'string' | 'boolean' }> = {
-    vault: { type: 'string' }, 'data-dir': { type: 'string' }, 'embedding-model': { type: 'string' },
+    vault: { type: 'string' }, 'data-dir': { type: 'string' }, 'cache-dir': { type: 'string' }, 'embedding-model': { type: 'string' },
     'create-key': { type: 'string' }, 'no-watch': { type: 'boolean' },
   };
   for (const f of settingFlags) options[f.flag] = { type: f.kind === 'bool' ? 'boolean' : 'string' };
@@ -82,7 +86,9 @@ async function serve(argv: string[]): Promise<void> {
   }
   if (values['embedding-model']) overrides.embeddingModel = values['embedding-model'];
   const settings = withDefaults({ ...loadPluginSettings(dataDir), ...overrides });
-  const host = new NodeHost(vault, { dataDir, watch: !values['no-watch'] });
+  // The caches go where the plugin puts them (src/host/cacheDir.ts), so the app and the CLI share them.
+  const cacheDir = values['cache-dir'] ? resolve(String(values['cache-dir'])) : values['data-dir'] || cacheInVault(settings) ? dataDir : vaultCacheDir(vault);
+  const host = new NodeHost(vault, { dataDir, cacheDir, watch: !values['no-watch'] });
   const keys = new KeyStore(host.data);
   await keys.load();
   if (process.env.VAULT_MCP_TOKEN) keys.addEphemeral(process.env.VAULT_MCP_TOKEN, 'env:VAULT_MCP_TOKEN', 'readwrite');
@@ -92,6 +98,9 @@ async function serve(argv: string[]): Promise<void> {
     createdKey = (await keys.add({ name: String(values['create-key']), scope: 'readwrite' })).raw;
   }
   const release = await acquireServeLock(dataDir, { pid: process.pid, host: 'node', url: '', since: Date.now() }).catch((e) => fail((e as Error).message));
+  if (!values['cache-dir'] && !values['data-dir']) {
+    await moveCaches(cacheDir === dataDir ? vaultCacheDir(vault) : dataDir, cacheDir).catch((e) => process.stderr.write(`warning: could not move the caches to ${cacheDir} (${(e as Error).message}); they are rebuilt there\n`));
+  }
   await host.ready();
   let rt;
   try {
@@ -108,7 +117,7 @@ async function serve(argv: string[]): Promise<void> {
     process.stdout.write(`Created key "${values['create-key']}" (shown only this once):\n  ${createdKey}\nConnect Claude Code:\n  claude mcp add --transport http vault ${url} --header "Authorization: Bearer ${createdKey}"\n`);
   }
   const notes = host.files().filter((f) => f.path.endsWith('.md')).length;
-  process.stdout.write(`Vault MCP Server ${VERSION}: ${notes} notes in ${vault}\nlistening on ${url}\n`);
+  process.stdout.write(`Vault MCP Server ${VERSION}: ${notes} notes in ${vault}\ncaches in ${cacheDir}\nlistening on ${url}\n`);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

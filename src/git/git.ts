@@ -3,6 +3,8 @@
 // is not disturbed), a time limit and an output cap. Output over the cap comes back cut, with
 // `capped: true`, instead of failing.
 import { execFile } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import { dirname, resolve, delimiter } from 'node:path';
 
 export interface GitOutput { stdout: string; capped: boolean }
 
@@ -43,9 +45,25 @@ export function gitRunner(cwd: string, binary = 'git'): GitRunner {
   };
 }
 
+/** Is there a `.git` (folder, or file as in worktrees and submodules) in `start` or a folder above,
+ *  as git's own discovery looks (stopping at GIT_CEILING_DIRECTORIES; GIT_DIR set means yes)? A cheap
+ *  check before spawning git at all: on a Mac without developer tools, running `git` pops up Apple's
+ *  install dialog, at every start. */
+export async function hasGitAbove(start: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+  if (env.GIT_DIR) return true;
+  const ceilings = new Set((env.GIT_CEILING_DIRECTORIES ?? '').split(delimiter).filter(Boolean).map((d) => resolve(d)));
+  let dir = resolve(start);
+  for (;;) {
+    try { await fs.stat(`${dir}/.git`); return true; } catch { /* not here */ }
+    const up = dirname(dir);
+    if (up === dir || ceilings.has(up)) return false;
+    dir = up;
+  }
+}
+
 /** The runner for a vault that is a git work tree with git on the PATH, else null. */
 export async function detectGit(vaultPath: string | null, binary = 'git'): Promise<GitRunner | null> {
-  if (!vaultPath) return null;
+  if (!vaultPath || !(await hasGitAbove(vaultPath))) return null;
   const git = gitRunner(vaultPath, binary);
   try {
     const r = await git.run(['rev-parse', '--is-inside-work-tree'], { timeoutMs: 5000 });

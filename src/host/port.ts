@@ -68,7 +68,11 @@ export interface VaultHost {
   /** Subscribe to vault events; returns the unsubscribe function. */
   subscribe(listener: (event: VaultEvent) => void): () => void;
 
+  /** The plugin folder: keys, settings, audit log, change feed (what cannot be rebuilt). */
   readonly data: DataStore;
+  /** Rebuildable caches (keyword index, vectors, models, WASM): outside the vault by default
+   *  (src/host/cacheDir.ts); the same folder as `data` when kept inside. */
+  readonly cache: DataStore;
   /** The write half (host/writer.ts): no-clobber create, atomic replace, no-replace rename, trash. */
   readonly writer: VaultWriter;
   close(): Promise<void>;

@@ -38,8 +38,10 @@ export interface Services {
   llmKey?: () => string | null | undefined;
   /** How LLM requests go out (Obsidian's requestUrl in the plugin, fetch headless). */
   llmTransport?: Transport;
-  /** The onnxruntime WASM bytes (the plugin ships them inside main.js). */
+  /** Tests: the onnxruntime WASM bytes from elsewhere. */
   ortWasmSource?: () => Promise<EmbeddedWasm>;
+  /** The plugin's brotli-compressed onnxruntime WASM (ort-wasm-simd.wasm.br beside main.js). */
+  ortWasmFile?: string;
   /** Starts the embedding worker (the plugin: a Blob-URL Web Worker; tests: a Node worker). */
   embedWorker?: () => WorkerChannel | Promise<WorkerChannel>;
   /** Tests: a stand-in model loader. */

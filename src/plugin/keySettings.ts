@@ -8,8 +8,6 @@ import type { KeyRecord } from '../core/keys.js';
 import type { KeyStore } from '../services/keyStore.js';
 import type { ServerDeps } from '../mcp/tool.js';
 import { FAMILIES } from '../mcp/tool.js';
-import { callerFor } from '../http/app.js';
-import { permittedTools, toolListing } from '../mcp/server.js';
 import { normalizeFolderPath } from '../core/paths.js';
 import { LIMIT_DEFAULTS, LIMIT_LABELS, limitSettings, type LimitSettings } from '../limits/settings.js';
 import { quotaOf } from '../limits/limiter.js';
@@ -25,19 +23,8 @@ export interface KeyLimitsController {
   redisplay(): void;
   /** One line on the server's state (statusTooltip); without it the section says running or off. */
   serverState?(): string;
-}
-
-/**
- * Size of the tools/list answer this key gets (what an agent pays in context): tools, characters,
- * UTF-8 bytes and a token estimate (bytes / 4, the usual rule of thumb for JSON), or null when the
- * server is off.
- */
-export function toolsListSize(deps: ServerDeps | null, rec: KeyRecord): { tools: number; chars: number; bytes: number; tokens: number } | null {
-  if (!deps) return null;
-  const tools = permittedTools(deps, callerFor(rec));
-  const json = JSON.stringify({ tools: tools.map((t) => toolListing(t, deps)) });
-  const bytes = new TextEncoder().encode(json).length;
-  return { tools: tools.length, chars: json.length, bytes, tokens: Math.ceil(bytes / 4) };
+  /** Size of this key's tools/list from the running server (server.js), or null when it is off. */
+  toolsListSize?(rec: KeyRecord): { tools: number; chars: number; bytes: number; tokens: number } | null;
 }
 
 /** Server-wide size and mode settings shown with the limits (the read cap sits higher up in the tab). */
@@ -66,7 +53,7 @@ export function renderKeyLimits(el: HTMLElement, c: KeyLimitsController): void {
   for (const r of store.list().filter((k) => !k.ephemeral && !k.revoked)) {
     const quota = quotaOf(r, ls);
     const today = limits?.usage.todayCounts(r.id);
-    const size = toolsListSize(deps, r);
+    const size = c.toolsListSize?.(r) ?? null;
     const box = el.createDiv({ cls: 'vmcp-key-limits' });
     box.setAttr('data-key', r.name);
     new Setting(box).setName(r.name).setHeading().setDesc(

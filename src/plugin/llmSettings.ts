@@ -1,14 +1,17 @@
 // The "Summaries (language model)" section of the settings tab, and the two services the plugin
 // hands to startRuntime for summarize:
 //   - llmKey: the API key, read at each call from Obsidian's SecretStorage (app.secretStorage,
-//     Obsidian 1.11.4+), never from data.json;
+//     Obsidian 1.11.4+) under the secret name the user picked with the app's SecretComponent (the
+//     secret-storage guide's way: one named secret can serve several plugins); data.json holds only
+//     that name (llmKeySecret), never the key;
 //   - llmTransport: Obsidian's requestUrl, which is not subject to CORS (local Ollama / LM Studio
 //     servers usually refuse the app://obsidian.md origin a renderer fetch would send). It cannot be
 //     aborted, so the client races it against the time limit. No streaming is needed.
-// Wiring (src/main.ts):  startRuntime({ ..., services: { ...llmServices(this.app) } })
-// and in the settings tab's display():  renderLlmSettings(el, { settings, saveSettings, secrets: app.secretStorage ?? null, redisplay })
-import { Notice, Setting, requestUrl, type App } from 'obsidian';
+// Wiring (src/main.ts):  startRuntime({ ..., services: { ...llmServices(this.app, () => this.settings) } })
+// and in the settings tab:  renderLlmSettings(el, { app, settings, saveSettings, secrets: secretsOf(app), redisplay })
+import { Notice, SecretComponent, Setting, requestUrl, type App } from 'obsidian';
 import type { Settings } from '../core/settings.js';
+import { Refusal } from '../core/errors.js';
 import { LLM_DEFAULTS, LLM_SECRET_ID, llmSettings } from '../llm/settings.js';
 import { chat, chatCompletionsUrl, endpointDisplay, LlmError } from '../llm/client.js';
 import { requestUrlTransport, type RequestUrlFn, type Transport } from '../llm/transport.js';
@@ -20,6 +23,7 @@ export interface SecretStorageLike {
 }
 
 export interface LlmSettingsController {
+  app: App;
   settings: Settings;
   saveSettings(): Promise<void>;
   /** app.secretStorage, or null on apps older than 1.11.4 (then no key can be stored). */
@@ -39,10 +43,29 @@ export function secretsOf(app: App): SecretStorageLike | null {
   return s && typeof s.getSecret === 'function' ? s : null;
 }
 
+/** The name of the secret holding the LLM key: the one the user picked, else the id older versions
+ *  stored the key under (when it is there), else none. */
+export function llmSecretName(s: Settings, secrets: SecretStorageLike | null): string {
+  if (typeof s.llmKeySecret === 'string') return s.llmKeySecret;
+  try { return secrets?.getSecret(LLM_SECRET_ID) ? LLM_SECRET_ID : ''; } catch { return ''; }
+}
+
+/** The key under that name; a keychain that cannot be read (some Linux desktops have none) is a
+ *  clear refusal, not an unauthenticated request. */
+export function readLlmKey(s: Settings, secrets: SecretStorageLike | null): string | undefined {
+  const name = llmSecretName(s, secrets);
+  if (!name || !secrets) return undefined;
+  try {
+    return secrets.getSecret(name) || undefined;
+  } catch (e) {
+    throw new Refusal('unavailable', `The LLM API key "${name}" could not be read from Obsidian's secret storage (${(e as Error).message}). On Linux this needs a keyring (GNOME Keyring or KWallet); pick another secret in Settings → Vault MCP Server → API key, or use a local model server that needs no key.`);
+  }
+}
+
 /** deps.services entries for startRuntime: the key from SecretStorage, requests through requestUrl. */
-export function llmServices(app: App, request: RequestUrlFn = requestUrl as unknown as RequestUrlFn): { llmKey: () => string | undefined; llmTransport: Transport } {
+export function llmServices(app: App, settings: () => Settings, request: RequestUrlFn = requestUrl): { llmKey: () => string | undefined; llmTransport: Transport } {
   return {
-    llmKey: () => secretsOf(app)?.getSecret(LLM_SECRET_ID) || undefined,
+    llmKey: () => readLlmKey(settings(), secretsOf(app)),
     llmTransport: requestUrlTransport(request),
   };
 }
@@ -52,7 +75,7 @@ function validUrl(v: string): boolean {
   try { chatCompletionsUrl(v); return true; } catch { return false; }
 }
 
-export function renderLlmSettings(el: HTMLElement, c: LlmSettingsController, request: RequestUrlFn = requestUrl as unknown as RequestUrlFn): void {
+export function renderLlmSettings(el: HTMLElement, c: LlmSettingsController, request: RequestUrlFn = requestUrl): void {
   const s = llmSettings(c.settings);
   const set = async (patch: Partial<Settings>) => { Object.assign(c.settings, patch); await c.saveSettings(); };
 
@@ -71,27 +94,16 @@ export function renderLlmSettings(el: HTMLElement, c: LlmSettingsController, req
     .addText((t) => t.setPlaceholder('llama3.1:8b').setValue(s.llmModel).onChange(async (v) => set({ llmModel: v.trim() })));
 
   const secrets = c.secrets;
-  const stored = () => !!secrets?.getSecret(LLM_SECRET_ID);
   const keySetting = new Setting(el).setName('API key');
   if (!secrets) {
     keySetting.setDesc('Storing a key needs Obsidian 1.11.4 or later (secret storage). Local servers that need no key (Ollama, LM Studio) still work.');
   } else {
-    let typed = '';
-    keySetting.setDesc(stored() ? 'A key is stored in Obsidian\'s secret storage.' : 'No key stored (local servers usually need none).')
-      .addText((t) => {
-        (t.inputEl as HTMLInputElement).type = 'password';
-        t.setPlaceholder(stored() ? '•••••••• (stored)' : 'sk-…').onChange((v) => { typed = v.trim(); });
-      })
-      .addButton((b) => b.setButtonText('Save key').setCta().onClick(() => {
-        if (!typed) { new Notice('Type the API key first.'); return; }
-        secrets.setSecret(LLM_SECRET_ID, typed);
-        typed = '';
-        new Notice('API key saved in Obsidian\'s secret storage.');
-        c.redisplay();
-      }))
-      .addButton((b) => b.setButtonText('Remove key').onClick(() => {
-        secrets.setSecret(LLM_SECRET_ID, '');
-        new Notice('API key removed.');
+    const name = llmSecretName(c.settings, secrets);
+    let problem = '';
+    try { if (name && !secrets.getSecret(name)) problem = ` No secret named "${name}" is stored yet.`; } catch (e) { problem = ` Obsidian's secret storage cannot be read here (${(e as Error).message}).`; }
+    keySetting.setDesc((name ? `Uses the secret "${name}" from Obsidian's secret storage (Settings → Keychain).` : 'Pick or create a secret in Obsidian\'s secret storage; local servers usually need none.') + problem)
+      .addComponent((cel) => new SecretComponent(c.app, cel).setValue(name).onChange(async (v) => {
+        await set({ llmKeySecret: v });
         c.redisplay();
       }));
   }
@@ -112,7 +124,7 @@ export function renderLlmSettings(el: HTMLElement, c: LlmSettingsController, req
     if (!now.llmUrl || !now.llmModel) { new Notice('Set the endpoint URL and the model first.'); return; }
     b.setDisabled(true);
     try {
-      const r = await chat({ url: now.llmUrl, model: now.llmModel, apiKey: secrets?.getSecret(LLM_SECRET_ID) || undefined, timeoutMs: Math.min(now.llmTimeoutS, 30) * 1000, maxOutputTokens: 16 },
+      const r = await chat({ url: now.llmUrl, model: now.llmModel, apiKey: readLlmKey(c.settings, secrets), timeoutMs: Math.min(now.llmTimeoutS, 30) * 1000, maxOutputTokens: 16 },
         [{ role: 'user', content: 'Reply with OK.' }], { transport: requestUrlTransport(request) });
       testSetting.setDesc(`Connected: ${now.llmModel} answered "${r.text.slice(0, 60)}".`);
     } catch (e) {

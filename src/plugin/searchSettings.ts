@@ -5,7 +5,7 @@
 // Wiring (settingsTab.ts display()):  renderSearchSettings(el.createDiv(), { settings, saveSettings, keyword: () => … })
 import { Setting } from 'obsidian';
 import type { Settings } from '../core/settings.js';
-import { LANGUAGES } from '../search/analyzer.js';
+import { LANGUAGE_NAMES } from './languageNames.js';
 import { keywordSettings } from '../search/settings.js';
 
 /** The part of the keyword service this section uses (src/search/service.ts). */
@@ -27,7 +27,7 @@ export function parseLanguages(text: string): string[] {
 }
 
 export function unknownLanguages(langs: string[]): string[] {
-  return langs.filter((l) => !LANGUAGES[l]);
+  return langs.filter((l) => !LANGUAGE_NAMES.includes(l));
 }
 
 export function renderSearchSettings(el: HTMLElement, c: SearchSettingsController): void {
@@ -47,11 +47,11 @@ export function renderSearchSettings(el: HTMLElement, c: SearchSettingsControlle
   const warn = el.createDiv({ cls: 'vmcp-warning' });
   const showUnknown = (langs: string[]) => {
     const bad = unknownLanguages(langs);
-    warn.setText(bad.length ? `Unknown stemming language(s): ${bad.join(', ')} (not stemmed). Known: ${Object.keys(LANGUAGES).join(', ')}.` : '');
+    warn.setText(bad.length ? `Unknown stemming language(s): ${bad.join(', ')} (not stemmed). Known: ${LANGUAGE_NAMES.join(', ')}.` : '');
   };
   new Setting(el)
     .setName('Stemming languages')
-    .setDesc(`Comma-separated languages whose word endings are folded ("running" finds "runs"); empty or "none" = no stemming. A word is stemmed by the first listed language of its script. Changing this rebuilds the keyword index. Known: ${Object.keys(LANGUAGES).join(', ')}.`)
+    .setDesc(`Comma-separated languages whose word endings are folded ("running" finds "runs"); empty or "none" = no stemming. A word is stemmed by the first listed language of its script. Changing this rebuilds the keyword index. Known: ${LANGUAGE_NAMES.join(', ')}.`)
     .addText((t) => {
       t.setPlaceholder('english').setValue(ks.keywordStemming.join(', '));
       t.onChange(async (v) => {

@@ -1,21 +1,22 @@
 // The "Semantic search" section of the settings tab (called by settingsTab.ts display()):
 // model choice and the explicit download (with the network disclosure the Obsidian developer
 // policies ask for), query prefix, chunking, skip globs, pause/resume and live index status.
-import { Notice, Setting } from 'obsidian';
+import { Notice, Setting, requestUrl } from 'obsidian';
 import { join } from 'node:path';
 import type { Settings } from '../core/settings.js';
 import type { SemanticService } from '../semantic/service.js';
 import { semanticSettings } from '../semantic/settings.js';
 import { DEFAULT_MODELS, QUERY_PREFIX_HINT, downloadModel } from '../semantic/download.js';
-import { modelProblem } from '../semantic/embedder.js';
+import { modelProblem } from '../semantic/modelFolder.js';
+import { requestUrlGet } from './requestUrlGet.js';
 
 export interface SemanticSettingsController {
   settings: Settings;
   saveSettings(): Promise<void>;
   /** deps.services.semantic of the running server, or null when it is off. */
   semantic(): SemanticService | null;
-  /** The plugin's data folder (absolute): models go to <data>/models/<id>. */
-  dataDir: string;
+  /** The vault's cache folder (absolute, src/host/cacheDir.ts): models go to <cache>/models/<id>. */
+  cacheDir: string;
   redisplay(): void;
 }
 
@@ -28,7 +29,7 @@ export function renderSemanticSettings(el: HTMLElement, c: SemanticSettingsContr
   const s = semanticSettings(c.settings);
   const svc = c.semantic();
   const set = async (patch: Partial<Settings>) => { Object.assign(c.settings, patch); await c.saveSettings(); };
-  const modelsDir = join(c.dataDir, 'models');
+  const modelsDir = join(c.cacheDir, 'models');
 
   new Setting(el).setName('Semantic search').setHeading();
   el.createEl('p', { text: NETWORK_DISCLOSURE, cls: 'setting-item-description' });
@@ -54,7 +55,7 @@ export function renderSemanticSettings(el: HTMLElement, c: SemanticSettingsContr
     b.setDisabled(true);
     try {
       await downloadModel({
-        id: wanted, modelsDir,
+        id: wanted, modelsDir, get: requestUrlGet(requestUrl),
         onProgress: (p) => b.setButtonText(p.total ? `${p.file.split('/').pop()} ${Math.floor((p.received / p.total) * 100)}%` : `${p.done}/${p.files}`),
       });
       await set({ embeddingModel: wanted, ...(QUERY_PREFIX_HINT[wanted] && !s.embeddingQueryPrefix ? { embeddingQueryPrefix: QUERY_PREFIX_HINT[wanted] } : {}) });

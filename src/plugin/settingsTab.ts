@@ -4,10 +4,12 @@
 import { Notice, PluginSettingTab, Setting, type App, type Plugin } from 'obsidian';
 import type { Settings } from '../core/settings.js';
 import type { KeyStore } from '../services/keyStore.js';
+import type { KeyRecord } from '../core/keys.js';
 import type { ServerState } from './statusBar.js';
 import { statusTooltip } from './statusBar.js';
 import { claudeCodeCommand, claudeDesktopConfig, isLoopback } from './connectInfo.js';
 import { copyText } from './clipboard.js';
+import { cacheInVault } from '../host/cacheSetting.js';
 import type { SemanticService } from '../semantic/service.js';
 import { renderSemanticSettings } from './semanticSettings.js';
 import { renderLlmSettings, secretsOf } from './llmSettings.js';
@@ -32,8 +34,14 @@ export interface SettingsController {
   semantic(): SemanticService | null;
   /** The running server's deps (limits, audit, tools), or null when it is off. */
   serverDeps(): ServerDeps | null;
+  /** Size of a key's tools/list from the running server, or null when it is off. */
+  toolsListSize(rec: KeyRecord): { tools: number; chars: number; bytes: number; tokens: number } | null;
   /** The plugin's data folder (absolute). */
   readonly dataDir: string;
+  /** The vault's cache folder (absolute): indexes, vectors, models. */
+  readonly cacheDir: string;
+  /** Keep the caches in the plugin folder (true) or outside the vault; moves them and restarts. */
+  setCacheInVault(inside: boolean): Promise<void>;
 }
 
 const when = (t: number | null | undefined) => (t ? new Date(t).toLocaleString() : 'never');
@@ -110,6 +118,11 @@ export class VaultMcpSettingTab extends PluginSettingTab {
         await c.saveSettings();
       }));
 
+    new Setting(el)
+      .setName('Keep caches in the vault')
+      .setDesc(`The keyword index, vectors, models and the unpacked WASM can all be rebuilt, so they live outside the vault by default and sync or backups do not carry them: now in ${c.cacheDir}. Keys and settings always stay in the plugin folder. Switching moves the files and restarts the server.`)
+      .addToggle((t) => t.setValue(cacheInVault(s)).onChange(async (v) => { await c.setCacheInVault(v); this.display(); }));
+
     new Setting(el).setName('API keys').setHeading();
     const keysEl = el.createDiv({ cls: 'vmcp-keys' });
     // Per-key restrictions, usage and the limits: rendered once the keys are loaded.
@@ -117,14 +130,14 @@ export class VaultMcpSettingTab extends PluginSettingTab {
     const redisplay = () => this.display();
     const save = () => c.saveSettings();
     this.rendered = this.renderKeys(keysEl)
-      .then(() => renderKeyLimits(limitsEl, { settings: s, saveSettings: save, keys: () => c.keys(), deps: () => c.serverDeps(), redisplay, serverState: () => statusTooltip(c.state) }))
+      .then(() => renderKeyLimits(limitsEl, { settings: s, saveSettings: save, keys: () => c.keys(), deps: () => c.serverDeps(), redisplay, serverState: () => statusTooltip(c.state), toolsListSize: (r) => c.toolsListSize(r) }))
       .catch((e) => {
         keysEl.createDiv({ cls: 'vmcp-warning', text: `Could not read the keys: ${(e as Error).message}` });
       });
 
     // Sections owned by their features (they render below the keys, which fill in asynchronously).
-    this.stopSections = renderSemanticSettings(el.createDiv(), { settings: s, saveSettings: save, semantic: () => c.semantic(), dataDir: c.dataDir, redisplay });
-    renderLlmSettings(el.createDiv(), { settings: s, saveSettings: save, secrets: secretsOf(this.app), redisplay });
+    this.stopSections = renderSemanticSettings(el.createDiv(), { settings: s, saveSettings: save, semantic: () => c.semantic(), cacheDir: c.cacheDir, redisplay });
+    renderLlmSettings(el.createDiv(), { app: this.app, settings: s, saveSettings: save, secrets: secretsOf(this.app), redisplay });
     renderSearchSettings(el.createDiv(), { settings: s, saveSettings: save, keyword: () => c.serverDeps()?.services.keyword ?? null });
     renderImportSettings(el.createDiv(), { settings: s, saveSettings: save });
   }

@@ -120,7 +120,7 @@ export class KeywordService implements KeywordRanker {
 
   private async load(): Promise<boolean> {
     let bytes: Uint8Array | null;
-    try { bytes = await this.o.host.data.read(INDEX_FILE); } catch { bytes = null; }
+    try { bytes = await this.o.host.cache.read(INDEX_FILE); } catch { bytes = null; }
     if (!bytes) return false;
     try {
       const { header: h, rest } = decodeHeader(bytes);
@@ -277,8 +277,8 @@ export class KeywordService implements KeywordRanker {
       this.dirty = false;
       const header: Header = { schema: SCHEMA, signature: this.analyzer.signature, docs: Object.fromEntries(this.docs), skipped: Object.fromEntries(this.skipped) };
       try {
-        await this.o.host.data.write(INDEX_FILE, encodeIndex(header, this.ms));
-        if (!this.legacyRemoved) { this.legacyRemoved = true; await this.o.host.data.remove(LEGACY_INDEX_FILE).catch(() => undefined); }
+        await this.o.host.cache.write(INDEX_FILE, encodeIndex(header, this.ms));
+        if (!this.legacyRemoved) { this.legacyRemoved = true; await this.o.host.cache.remove(LEGACY_INDEX_FILE).catch(() => undefined); }
       } catch (e) {
         this.dirty = true;
         this.log(`could not save (${(e as Error).message})`);

@@ -56,7 +56,7 @@ function memoryCache(name: string, files: Record<string, Uint8Array>) {
 
 async function load(req: LoadRequest): Promise<Loaded> {
   const tf = await import('@xenova/transformers');
-  const onnx = await import('@xenova/transformers/src/backends/onnx.js' as string) as { executionProviders: string[] };
+  const onnx = await import('@xenova/transformers/src/backends/onnx.js');
   const env = tf.env;
   // Nothing leaves the worker: the only fetch it may make is of the Blob URL holding the WASM binary.
   const realFetch = globalThis.fetch;
@@ -64,7 +64,7 @@ async function load(req: LoadRequest): Promise<Loaded> {
     const url = String(u instanceof Request ? u.url : u);
     if (url.startsWith('blob:')) return realFetch(u as RequestInfo, init);
     return Promise.reject(new Error(`the inference worker makes no requests (${url})`));
-  }) as typeof fetch;
+  });
   env.allowRemoteModels = false;
   // "Local" here means the in-memory cache below (transformers.js refuses both sources off); a file
   // it does not hold is looked up by fetch, which is refused above, and treated as absent.
@@ -91,7 +91,7 @@ async function load(req: LoadRequest): Promise<Loaded> {
     const inputs = call.tokenizer(texts, { padding: true, truncation: true });
     const outputs = await call.model(inputs);
     const h = outputs.last_hidden_state ?? outputs.logits ?? outputs.token_embeddings;
-    return { data: meanPoolNormalize(h.data as Float32Array, h.dims, inputs.attention_mask.data as BigInt64Array), dims: h.dims[2] };
+    return { data: meanPoolNormalize(h.data as Float32Array, h.dims, inputs.attention_mask.data), dims: h.dims[2] };
   };
   const probe = await run(['probe']);
   return {

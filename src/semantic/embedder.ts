@@ -4,8 +4,9 @@
 // Backends: onnxruntime-node (headless, tests) or onnxruntime-web WASM single-threaded (Obsidian, and
 // selectable under Node so that path is tested too). In the plugin bundle esbuild aliases
 // onnxruntime-node to onnxruntime-web, so only the WASM backend exists there.
-import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { modelFileName, modelProblem, resolveModelFolder } from './modelFolder.js';
 import { meanPoolNormalize } from './pooling.js';
 
 export type Backend = 'node' | 'wasm';
@@ -42,24 +43,7 @@ export class ModelUnavailable extends Error {
   }
 }
 
-/** Where a configured model lives on disk; never touches the network. */
-export function resolveModelFolder(model: string, modelsDir: string): string {
-  if (isAbsolute(model) || model.startsWith('.')) return resolve(model);
-  return join(modelsDir, ...model.split('/'));
-}
-
-export function modelFileName(folder: string): string | null {
-  for (const f of ['onnx/model_quantized.onnx', 'onnx/model.onnx']) if (existsSync(join(folder, f))) return f;
-  return null;
-}
-
-/** Checks a model folder, returning why it cannot be used, or null. */
-export function modelProblem(folder: string): string | null {
-  if (!existsSync(folder)) return `the model folder ${folder} does not exist (download the model in the plugin settings, or point the embedding model setting at a folder in the transformers.js layout)`;
-  for (const f of ['config.json', 'tokenizer.json']) if (!existsSync(join(folder, f))) return `the model folder ${folder} has no ${f}`;
-  if (!modelFileName(folder)) return `the model folder ${folder} has no onnx/model_quantized.onnx or onnx/model.onnx`;
-  return null;
-}
+export { modelFileName, modelProblem, resolveModelFolder };
 
 type Transformers = typeof import('@xenova/transformers');
 let loading: Promise<unknown> = Promise.resolve();
@@ -77,7 +61,7 @@ export async function loadEmbedder(opts: EmbedderOptions): Promise<Embedder> {
   if (problem) throw new ModelUnavailable(problem);
   return serial(async () => {
     const tf: Transformers = await import('@xenova/transformers');
-    const onnx = await import('@xenova/transformers/src/backends/onnx.js' as string) as { executionProviders: string[] };
+    const onnx = await import('@xenova/transformers/src/backends/onnx.js');
     const env = tf.env;
     env.allowRemoteModels = false;
     env.allowLocalModels = true;
@@ -113,7 +97,7 @@ export async function loadEmbedder(opts: EmbedderOptions): Promise<Embedder> {
       const inputs = call.tokenizer(texts, { padding: true, truncation: true });
       const outputs = await call.model(inputs);
       const h = outputs.last_hidden_state ?? outputs.logits ?? outputs.token_embeddings;
-      return { data: meanPoolNormalize(h.data as Float32Array, h.dims, inputs.attention_mask.data as BigInt64Array), dims: [h.dims[0], h.dims[2]] };
+      return { data: meanPoolNormalize(h.data as Float32Array, h.dims, inputs.attention_mask.data), dims: [h.dims[0], h.dims[2]] };
     };
     const probe = await run(['probe']);
     const dims = probe.dims[probe.dims.length - 1] ?? cfg.hidden_size ?? cfg.dim ?? 0;
@@ -129,7 +113,7 @@ export async function loadEmbedder(opts: EmbedderOptions): Promise<Embedder> {
       async embed(texts: string[]): Promise<Float32Array> {
         if (!texts.length) return new Float32Array(0);
         const out = await run(texts);
-        return out.data instanceof Float32Array ? out.data : Float32Array.from(out.data as ArrayLike<number>);
+        return out.data instanceof Float32Array ? out.data : Float32Array.from(out.data);
       },
       countTokens(text: string): number {
         return tokenizer.encode(text).length;

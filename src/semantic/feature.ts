@@ -4,21 +4,23 @@
 import type { Feature } from '../feature.js';
 import type { IndexStatus, IndexStatusProvider } from '../services/status.js';
 import { SemanticService } from './service.js';
-import { bundledOrtWasm } from './ortWasm.js';
+import { shippedOrtWasm } from './ortWasm.js';
 import { bundledWorkerChannel } from './workerEmbedder.js';
 
 export const semanticFeature: Feature = {
   name: 'semantic',
   async setup(deps) {
     const injected = deps.services.ortWasmSource;
+    const shipped = deps.services.ortWasmFile; // the plugin's ort-wasm-simd.wasm.br
     // Inference off the UI thread: in Obsidian a Web Worker from the bundle; tests inject a worker_threads channel.
     const worker = deps.services.embedWorker ?? (deps.host.kind === 'obsidian' ? bundledWorkerChannel() : undefined);
     const svc = new SemanticService({
       host: deps.host,
       settings: deps.settings,
       now: deps.now,
-      wasmSource: injected ?? (deps.host.kind === 'obsidian' ? bundledOrtWasm : undefined),
+      wasmSource: injected ?? (shipped ? shippedOrtWasm(shipped) : undefined),
       embedWorker: worker,
+      workerOnly: deps.host.kind === 'obsidian', // never main-thread WASM inside the app
       loadEmbedder: deps.services.loadEmbedder, // tests: a stand-in model
       log: deps.services.log,
     });

@@ -1,9 +1,11 @@
-// onnxruntime-web's WASM binary without a CDN: the plugin bundle carries a brotli-compressed copy
-// (scripts/esbuild-semantic.mjs), which is unpacked into the plugin's data folder the first time
-// semantic search is used, checked against its sha256, and then reused. Nothing is fetched.
+// onnxruntime-web's WASM binary without a CDN: the plugin ships a brotli-compressed copy beside main.js
+// (ort-wasm-simd.wasm.br, scripts/esbuild-semantic.mjs), unpacked into the vault's cache folder the
+// first time semantic search is used, checked against its sha256, and then reused. Nothing is fetched.
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import { brotliDecompressSync } from 'node:zlib';
+import { brotliDecompress } from 'node:zlib';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import type { DataStore } from '../host/port.js';
 
@@ -28,15 +30,18 @@ export async function ensureOrtWasm(data: DataStore, source: () => Promise<Embed
     const have = await data.read(WASM_FILE);
     if (have && sha256(have) === embedded.sha256) return file;
   }
-  const bytes = new Uint8Array(brotliDecompressSync(embedded.compressed));
+  // Asynchronous: 10 MB of brotli output would block the app's thread for a noticeable while.
+  const bytes = new Uint8Array(await promisify(brotliDecompress)(embedded.compressed));
   if (sha256(bytes) !== embedded.sha256) throw new Error('the embedded onnxruntime WASM does not match its checksum; reinstall the plugin');
   await data.write(WASM_FILE, bytes);
   return file;
 }
 
-/** The bundle's embedded copy (only present in the Obsidian build). */
-export async function bundledOrtWasm(): Promise<EmbeddedWasm> {
-  // Resolved by the esbuild plugin; under tsx/Node this import fails and the caller falls back.
-  const mod = (await import('vault-mcp:ort-wasm' as string)) as { default: Uint8Array; sha256: string };
-  return { compressed: mod.default, sha256: mod.sha256 };
+/** The plugin's copy: `ort-wasm-simd.wasm.br` beside main.js, checked against the sha256 server.js
+ *  was built with (the `vault-mcp:ort-wasm` module; only present in the plugin build). */
+export function shippedOrtWasm(file: string): () => Promise<EmbeddedWasm> {
+  return async () => {
+    const mod = await import('vault-mcp:ort-wasm');
+    return { compressed: new Uint8Array(await readFile(file)), sha256: mod.sha256 };
+  };
 }

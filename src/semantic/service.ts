@@ -14,7 +14,7 @@ import { globToRegExp } from '../core/glob.js';
 import { isNotePath, noteTitle } from '../core/paths.js';
 import { snapshotFromBytes } from '../services/noteText.js';
 import { VectorStore, fingerprintKey, type Fingerprint, type NoteHit } from './store.js';
-import { loadEmbedder as defaultLoader, resolveModelFolder, modelFileName, type Backend, type Embedder, type EmbedderOptions } from './embedder.js';
+import { loadEmbedder as defaultLoader, ModelUnavailable, resolveModelFolder, modelFileName, type Backend, type Embedder, type EmbedderOptions } from './embedder.js';
 import { ensureOrtWasm, type EmbeddedWasm } from './ortWasm.js';
 import { workerEmbedder, type WorkerChannel } from './workerEmbedder.js';
 import { semanticSettings, type SemanticSettings } from './settings.js';
@@ -30,9 +30,12 @@ export interface SemanticDeps {
   /** The bundle's compressed WASM (Obsidian); without it the WASM backend uses onnxruntime-web's dist file. */
   wasmSource?: () => Promise<EmbeddedWasm>;
   loadEmbedder?: (o: EmbedderOptions) => Promise<Embedder>;
-  /** For the WASM backend: starts an inference worker (Obsidian: a Web Worker from the bundle). When it
-   *  is missing or cannot start, inference runs on this thread between yields. */
+  /** For the WASM backend: starts an inference worker (Obsidian: a Web Worker from the bundle). */
   embedWorker?: () => WorkerChannel | Promise<WorkerChannel>;
+  /** Inference only in the worker (Obsidian): when it is missing or cannot start, semantic search is
+   *  off with the reason, never run on this thread (onnxruntime-web's emscripten glue installs a
+   *  process 'unhandledRejection' handler that throws, and may call process.exit, inside the app). */
+  workerOnly?: boolean;
   log?: (msg: string) => void;
 }
 
@@ -41,6 +44,11 @@ export class SemanticUnavailable extends Error {
     super(message);
     this.name = 'SemanticUnavailable';
   }
+}
+
+/** Why loading failed, as embeddings_status and refusals say it. */
+function loadFailure(e: unknown): string {
+  return e instanceof SemanticUnavailable ? e.message : `the embedding model could not be loaded: ${(e as Error).message}`;
 }
 
 export interface SemanticStatus {
@@ -182,25 +190,31 @@ export class SemanticService {
       this.storePromise = null;
       this.reconciled = false;
       if (old) void old.dispose().catch(() => undefined);
-      const modelsDir = join(this.deps.host.data.dir, 'models');
+      const modelsDir = join(this.deps.host.cache.dir, 'models');
       const load = this.deps.loadEmbedder ?? defaultLoader;
       const entry: { key: string; promise: Promise<Embedder>; failedAt?: number } = { key, promise: Promise.resolve(null as unknown as Embedder) };
       entry.promise = (async () => {
-        const wasmFile = backend === 'wasm' && this.deps.wasmSource ? await ensureOrtWasm(this.deps.host.data, this.deps.wasmSource) : undefined;
+        const wasmFile = backend === 'wasm' && this.deps.wasmSource ? await ensureOrtWasm(this.deps.host.cache, this.deps.wasmSource) : undefined;
         const o = { model: s.embeddingModel, modelsDir, backend, wasmFile };
-        if (backend === 'wasm' && this.deps.embedWorker && !this.deps.loadEmbedder) {
+        const inWorker = backend === 'wasm' && !this.deps.loadEmbedder && (this.deps.embedWorker || this.deps.workerOnly);
+        if (inWorker) {
+          if (!this.deps.embedWorker) throw new SemanticUnavailable('semantic search is off: no inference worker is available in this build');
           try {
             const e = await workerEmbedder(o, this.deps.embedWorker);
             this.workerProblem = null;
             return e;
           } catch (err) {
             this.workerProblem = (err as Error).message;
+            if (this.deps.workerOnly) {
+              this.deps.log?.(`semantic search is off: the inference worker failed (${this.workerProblem})`);
+              throw err instanceof ModelUnavailable ? err : new SemanticUnavailable(`semantic search is off: the inference worker could not start (${this.workerProblem}); inference never runs on Obsidian's UI thread, so restart Obsidian or turn semantic search off`);
+            }
             this.deps.log?.(`semantic search: the inference worker failed (${this.workerProblem}); running inference on the main thread`);
           }
         }
         return load(o);
       })();
-      entry.promise.catch((e) => { entry.failedAt = this.deps.now(); this.lastError = `the embedding model could not be loaded: ${(e as Error).message}`; this.emit(); });
+      entry.promise.catch((e) => { entry.failedAt = this.deps.now(); this.lastError = loadFailure(e); this.emit(); });
       this.model = entry;
       this.emit();
     }
@@ -209,7 +223,7 @@ export class SemanticService {
     try {
       embedder = await entry.promise;
     } catch (e) {
-      throw new SemanticUnavailable(`the embedding model could not be loaded: ${(e as Error).message}`);
+      throw new SemanticUnavailable(loadFailure(e));
     }
     if (this.model !== entry) return this.ready();
     this.lastError = null;
@@ -224,7 +238,7 @@ export class SemanticService {
 
   private async loadStore(fp: Fingerprint): Promise<VectorStore> {
     await this.removeStaleTemps();
-    const bytes = await this.deps.host.data.read(INDEX_FILE);
+    const bytes = await this.deps.host.cache.read(INDEX_FILE);
     this.indexBytes = bytes?.length ?? null;
     if (!bytes) return new VectorStore(fp);
     let saved: VectorStore;
@@ -249,7 +263,7 @@ export class SemanticService {
    *  index itself is the previous whole file). Before the first load nothing of ours is writing one
    *  (the server lock keeps a second process off this data folder), so every such file is an orphan. */
   private async removeStaleTemps(): Promise<void> {
-    const dir = this.deps.host.data.dir;
+    const dir = this.deps.host.cache.dir;
     const re = new RegExp(`^${INDEX_FILE.replace(/\./g, '\\.')}\\.[0-9a-f]+\\.tmp$`);
     let names: string[];
     try { names = await fsp.readdir(dir); } catch { return; }
@@ -376,7 +390,7 @@ export class SemanticService {
     if (!store || store.generation === this.savedGeneration) return;
     const gen = store.generation;
     const bytes = store.serialize();
-    await this.deps.host.data.write(INDEX_FILE, bytes);
+    await this.deps.host.cache.write(INDEX_FILE, bytes);
     this.indexBytes = bytes.length;
     this.savedGeneration = gen;
     this.lastSave = this.deps.now();
@@ -459,7 +473,7 @@ export class SemanticService {
     return {
       state,
       reason,
-      provider: configured ? `transformers.js + onnxruntime-${this.backend() === 'wasm' ? `web (WASM, 1 thread${this.embedder?.inWorker ? ', in a worker' : this.workerProblem ? `, on the main thread: worker failed: ${this.workerProblem}` : ''})` : 'node'}` : null,
+      provider: configured ? `transformers.js + onnxruntime-${this.backend() === 'wasm' ? `web (WASM, 1 thread${this.embedder?.inWorker ? ', in a worker' : this.workerProblem ? (this.deps.workerOnly ? `, off: worker failed: ${this.workerProblem}` : `, on the main thread: worker failed: ${this.workerProblem}`) : ''})` : 'node'}` : null,
       model: configured ? s.embeddingModel : null,
       dimensions: this.embedder?.dims ?? null,
       embedded: store?.notes.size ?? 0,
@@ -475,6 +489,6 @@ export class SemanticService {
 
   /** The model folder a setting value names (for the settings tab). */
   modelFolder(model = this.settings().embeddingModel): string {
-    return resolveModelFolder(model, join(this.deps.host.data.dir, 'models'));
+    return resolveModelFolder(model, join(this.deps.host.cache.dir, 'models'));
   }
 }

@@ -157,7 +157,7 @@ export class VectorStore {
   }
 
   private buffer(): ArrayBuffer {
-    return (this.memory?.buffer as ArrayBuffer | undefined) ?? this.fallback!;
+    return (this.memory?.buffer) ?? this.fallback!;
   }
 
   private view(): Float32Array {

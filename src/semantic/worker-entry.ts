@@ -11,7 +11,7 @@ async function main(): Promise<void> {
     serveEmbedWorker({ postMessage: (m, t) => self.postMessage(m, t as Transferable[]), onMessage: (cb) => self.addEventListener('message', (e) => cb(e.data)) });
     return;
   }
-  const { parentPort } = await import('node:worker_threads' as string) as typeof import('node:worker_threads');
+  const { parentPort } = await import('node:worker_threads') as typeof import('node:worker_threads');
   if (!parentPort) throw new Error('worker-entry must run in a worker');
   const port = parentPort;
   // The browser bundle's onnxruntime-web reads `self` (a worker's global); give Node's worker one, so the

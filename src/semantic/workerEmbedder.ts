@@ -83,7 +83,7 @@ export async function workerEmbedder(opts: EmbedderOptions, spawn: () => WorkerC
       await ask({ op: 'dispose' }).catch(() => undefined);
       await ch.terminate();
     },
-  } as Embedder;
+  };
 }
 
 /** A worker_threads channel running src/semantic/worker-entry.ts (or a built copy) under Node. */
@@ -122,7 +122,7 @@ export function webWorkerChannel(source: string): () => WorkerChannel {
  *  runs inference on its own thread. */
 export function bundledWorkerChannel(): () => Promise<WorkerChannel> {
   return async () => {
-    const m = (await import('vault-mcp:embed-worker' as string)) as { default: string };
+    const m = await import('vault-mcp:embed-worker');
     return webWorkerChannel(m.default)();
   };
 }

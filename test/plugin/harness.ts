@@ -1,7 +1,8 @@
 // Loads the BUILT plugin bundle (main.js) the way the app does: copied into the vault's plugin
 // folder, evaluated as CommonJS with require('obsidian') answered by the fake module.
 import Module, { createRequire } from 'node:module';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import * as fake from './fake-obsidian/index.js';
@@ -22,16 +23,27 @@ export interface LoadedPlugin {
   lastCreatedKey: { name: string; raw: string } | null;
   load(): Promise<void>;
   unload(): unknown;
+  /** The plugin's own stop, started by onunload (the app does not await it). */
+  unloaded: Promise<void>;
   registeredCount: number;
 }
 
-/** Installs main.js + manifest.json + styles.css into `<vault>/.obsidian/plugins/<id>/`. */
+// The plugin keeps rebuildable caches outside the vault, in the OS cache folder when Electron's userData is
+// out of reach (src/host/cacheDir.ts): point both of its lookups at a temp folder, never the real home.
+const cacheHome = mkdtempSync(join(tmpdir(), 'vmcp-cachehome-'));
+process.env.XDG_CACHE_HOME = join(cacheHome, 'cache');
+process.env.XDG_CONFIG_HOME = join(cacheHome, 'config');
+
+/** What a user copies into the plugin folder (README "Install in Obsidian"). */
+export const PLUGIN_FILES = ['main.js', 'server.js', 'ort-wasm-simd.wasm.br', 'manifest.json', 'styles.css'];
+
+/** Installs the plugin files into `<vault>/.obsidian/plugins/<id>/`. */
 export function installPlugin(vault: string, settings: Partial<Settings> = {}): string {
   const main = join(REPO, 'main.js');
   if (!existsSync(main)) throw new Error('main.js is missing: run `npm run build` first.');
   const dir = join(vault, PLUGIN_DIR);
   mkdirSync(dir, { recursive: true });
-  for (const f of ['main.js', 'manifest.json', 'styles.css']) if (existsSync(join(REPO, f))) copyFileSync(join(REPO, f), join(dir, f));
+  for (const f of PLUGIN_FILES) if (existsSync(join(REPO, f))) copyFileSync(join(REPO, f), join(dir, f));
   writeFileSync(join(dir, 'data.json'), JSON.stringify({ settings }, null, 2));
   return dir;
 }
@@ -62,11 +74,17 @@ export interface Started { app: fake.App; plugin: LoadedPlugin; dataDir: string 
 export async function startPlugin(vault: string, settings: Partial<Settings> = {}, appOpts: fake.AppOptions = {}): Promise<Started> {
   const dir = installPlugin(vault, settings);
   const Cls = loadPluginClass(dir);
-  const app = new fake.App(vault, appOpts);
+  // As at app startup: plugins load before the layout is ready, then the vault reports every file.
+  const starting = appOpts.layoutReady === undefined;
+  const app = new fake.App(vault, { ...appOpts, layoutReady: appOpts.layoutReady ?? false });
   const manifest = { ...JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')), dir: PLUGIN_DIR } as fake.PluginManifest;
   const plugin = new Cls(app, manifest);
+  // The app ignores onunload's result; tests wait for the stop the plugin started.
+  const unload = plugin.unload.bind(plugin);
+  plugin.unload = async () => { unload(); await plugin.unloaded; };
   started.push(plugin);
   await plugin.load();
+  if (starting) app.finishStartup();
   await plugin.ready;
   return { app, plugin, dataDir: dir };
 }

@@ -35,6 +35,7 @@ function renderTab(app: InstanceType<Fake['App']>, settings: Settings, saved: st
   const draw = () => {
     el.empty();
     renderLlmSettings(el as unknown as HTMLElement, {
+      app: app as never,
       settings,
       saveSettings: async () => { saved.push(JSON.stringify({ settings })); },
       secrets: secrets ? app.secretStorage : null,
@@ -68,12 +69,13 @@ test('settings section: disclosure, endpoint/model saved as settings, the key on
   assert.equal(settings.llmModel, 'plugin-model');
   assert.equal(settings.summarizeMaxNotes, 9);
 
-  const keyInput = tab.find('API key').component(fake.TextComponent);
-  assert.equal((keyInput.inputEl as unknown as { type: string }).type, 'password');
-  await keyInput.change(API_KEY);
-  await tab.find('API key').button('Save key').click();
-  assert.equal(app.secretStorage.getSecret(LLM_SECRET_ID), API_KEY);
-  assert.match(tab.find('API key').desc, /A key is stored/);
+  // The key: a secret the user names and creates with the app's SecretComponent (the guide's way);
+  // data.json keeps only its name.
+  const picker = tab.find('API key').component(fake.SecretComponent);
+  await picker.create('openai-work', API_KEY);
+  assert.equal(settings.llmKeySecret, 'openai-work');
+  assert.equal(app.secretStorage.getSecret('openai-work'), API_KEY);
+  assert.match(tab.find('API key').desc, /Uses the secret "openai-work"/);
   assert.ok(saved.length > 0);
   for (const s of saved) assert.ok(!s.includes(API_KEY) && !s.includes('SECRET'), 'the key never reaches the saved settings');
   assert.ok(!JSON.stringify(settings).includes(API_KEY));
@@ -85,7 +87,7 @@ test('settings section: disclosure, endpoint/model saved as settings, the key on
   keys.addEphemeral(MCP_KEY, 'client', 'read');
   let rt: Runtime | null = null;
   try {
-    rt = await startRuntime({ host, settings: () => settings, keys, services: { ...llmServices(app as never, fake.requestUrl as never) } });
+    rt = await startRuntime({ host, settings: () => settings, keys, services: { ...llmServices(app as never, () => settings, fake.requestUrl as never) } });
     const c = await connect(rt.server.url, MCP_KEY);
     try {
       const t = (await c.listTools()).tools.find((x) => x.name === 'summarize');
@@ -95,8 +97,8 @@ test('settings section: disclosure, endpoint/model saved as settings, the key on
       assert.equal(llm.calls.at(-1)!.headers.authorization, `Bearer ${API_KEY}`);
       assert.equal((r.structuredContent as { notes_included: number }).notes_included, 2);
 
-      // Removing the key takes effect at the next call, without a restart.
-      await tab.find('API key').button('Remove key').click();
+      // Picking no secret takes effect at the next call, without a restart.
+      await tab.find('API key').component(fake.SecretComponent).change('');
       await call(c, 'summarize', { paths: ['Welcome.md'] });
       assert.equal(llm.calls.at(-1)!.headers.authorization, undefined);
 
@@ -122,6 +124,40 @@ test('test connection reports the answer or the redacted failure', async () => {
   llm.fail = null;
   assert.match(tab.find('Test connection').desc, /^Failed: .*HTTP 401/);
   assert.ok(!tab.find('Test connection').desc.includes(API_KEY));
+});
+
+test('a key stored by an older version under the fixed id is used until the user picks another', async () => {
+  const app = new fake.App(copyVault());
+  const settings = withDefaults({ llmUrl: llm.url, llmModel: 'm' });
+  app.secretStorage.setSecret(LLM_SECRET_ID, API_KEY);
+  const tab = renderTab(app, settings, []);
+  assert.equal(tab.find('API key').component(fake.SecretComponent).getValue(), LLM_SECRET_ID);
+  assert.equal(llmServices(app as never, () => settings).llmKey(), API_KEY);
+});
+
+test('a secret storage that throws (no keychain): the tab says so, summarize refuses clearly instead of sending no key', async () => {
+  const vault = copyVault();
+  const app = new fake.App(vault);
+  const settings = withDefaults({ port: 0, llmUrl: llm.url, llmModel: 'm', llmKeySecret: 'openai-work' });
+  app.secretStorage.unavailable = 'safeStorage: encryption is not available';
+  const tab = renderTab(app, settings, []);
+  assert.match(tab.find('API key').desc, /secret storage cannot be read here \(safeStorage: encryption is not available\)/);
+  // Creating a secret in the app's dialog fails the same way: nothing is saved as the key's name.
+  await assert.rejects(tab.find('API key').component(fake.SecretComponent).create('other', 'x'), /encryption is not available/);
+  assert.equal(settings.llmKeySecret, 'openai-work');
+  const host = new NodeHost(vault, { dataDir: join(tempDir('vmcp-llm-plugin-'), 'data'), watch: false });
+  await host.ready();
+  const keys = new KeyStore(host.data);
+  keys.addEphemeral(MCP_KEY, 'client', 'read');
+  const rt = await startRuntime({ host, settings: () => settings, keys, services: { ...llmServices(app as never, () => settings, fake.requestUrl as never) } });
+  const c = await connect(rt.server.url, MCP_KEY);
+  try {
+    const before = llm.calls.length;
+    const r = await call(c, 'summarize', { paths: ['Welcome.md'] });
+    assert.equal(r.isError, true);
+    assert.match(textOf(r), /"openai-work" could not be read from Obsidian's secret storage.*keyring/);
+    assert.equal(llm.calls.length, before, 'no request went out without the key');
+  } finally { await c.close(); await rt.stop(); await host.close(); }
 });
 
 test('apps without SecretStorage: no key field, a plain explanation', () => {

@@ -83,7 +83,7 @@ test('plugin serves the vault: key from the settings tab, tools over HTTP, fresh
 
   // The connect command uses the key created in this session.
   const shownBefore = fake.notices.length;
-  app.commands.executeCommandById('vault-mcp-server:copy-connect-command');
+  app.commands.executeCommandById('vault-mcp-server:copy-connect');
   await waitFor(() => fake.notices.length > shownBefore, 'the copy Notice');
   assert.equal(clipboard.at(-1), cmd);
   assert.equal(lastNotice(), 'Copied the Claude Code command.');
@@ -119,9 +119,10 @@ test('revoking a key in the settings tab cuts off its open session', async () =>
   await plugin.unload();
 });
 
-test('a busy port shows a Notice naming the port and how to change it; the lock is released', async () => {
+test('a busy port the user chose shows a Notice naming the port and how to change it; the lock is released', async () => {
   const held = await holdPort();
-  const { app, plugin, dataDir } = await startPlugin(copyVault(), { port: held.port });
+  // portAuto off: the user applied this port, so it is reported, not moved.
+  const { app, plugin, dataDir } = await startPlugin(copyVault(), { port: held.port, portAuto: false });
   assert.equal(plugin.state.kind, 'port-busy');
   assert.match(lastNotice(), new RegExp(`port ${held.port} .*already in use.*Settings → Vault MCP Server → Port`));
   assert.equal(app.statusBar.children[0].text, `MCP: port ${held.port} busy`);
@@ -133,6 +134,34 @@ test('a busy port shows a Notice naming the port and how to change it; the lock 
   assert.equal(plugin.state.kind, 'on');
   await plugin.unload();
   await held.close();
+});
+
+test('two vaults on one port: the second moves to the next free port, keeps it, and shows it', async () => {
+  // Both vaults' settings name the same port (as two fresh installs share the default).
+  const probe = await holdPort();
+  const port = probe.port;
+  await probe.close();
+  const first = await startPlugin(copyVault(), { port });
+  assert.equal(first.plugin.runtime!.server.port, port);
+  const vault = copyVault();
+  const { app, plugin, dataDir } = await startPlugin(vault, { port });
+  assert.equal(plugin.state.kind, 'on', JSON.stringify(plugin.state));
+  const moved = plugin.runtime!.server.port;
+  assert.ok(moved > port && moved <= port + 50, `moved to ${moved}`);
+  assert.match(lastNotice(), new RegExp(`port ${port} is taken.*now uses port ${moved}`));
+  assert.ok(app.statusBar.children[0].text.startsWith(`MCP: on :${moved}`), app.statusBar.children[0].text);
+  const saved = JSON.parse(readFileSync(join(dataDir, 'data.json'), 'utf8')).settings;
+  assert.equal(saved.port, moved, 'remembered in this vault\'s data.json');
+  const tab = await openTab(app);
+  assert.equal(findSetting(tab, 'Port').component(fake.TextComponent).getValue(), String(moved), 'the settings tab shows it');
+  await plugin.unload();
+  // Next launch, the first vault still running: the remembered port is used directly, with no Notice.
+  const before = fake.notices.length;
+  const again = await startPlugin(vault, saved);
+  assert.equal(again.plugin.runtime!.server.port, moved);
+  assert.equal(fake.notices.length, before, 'no port Notice at the next launch');
+  await again.plugin.unload();
+  await first.plugin.unload();
 });
 
 test('a vault served by the headless CLI: Notice says so and how to stop it', async () => {
@@ -164,7 +193,7 @@ test('server off: no port, status "MCP: off"; the toggle starts it, the Stop com
   assert.equal(await portIsFree(port), true);
   // Without a key created in this session the copied command carries a placeholder and says why.
   const shownBefore = fake.notices.length;
-  app.commands.executeCommandById('vault-mcp-server:copy-connect-command');
+  app.commands.executeCommandById('vault-mcp-server:copy-connect');
   await waitFor(() => fake.notices.length > shownBefore, 'the copy Notice');
   assert.match(clipboard.at(-1)!, /Bearer <your key>"$/);
   assert.match(lastNotice(), /shown only when created/);

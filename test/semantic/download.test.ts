@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { downloadModel, DownloadError } from '../../src/semantic/download.js';
+import { nodeHttpGet as get } from '../../src/semantic/httpGet.js';
 import { modelProblem } from '../../src/semantic/embedder.js';
 import { tempDir } from '../helpers/vault.js';
 import { TINY, missing } from './helpers.js';
@@ -31,12 +32,12 @@ test('download, resume and verify a model from a local mirror', { skip: missing(
     mkdirSync(join(modelsDir, 'org/tiny/onnx'), { recursive: true });
     writeFileSync(join(modelsDir, 'org/tiny/onnx/model_quantized.onnx.part'), readFileSync(join(TINY, 'onnx/model_quantized.onnx')).subarray(0, 5000));
     const seen: string[] = [];
-    const folder = await downloadModel({ id: 'org/tiny', modelsDir, baseUrl: base, onProgress: (p) => seen.push(p.file) });
+    const folder = await downloadModel({ id: 'org/tiny', modelsDir, get, baseUrl: base, onProgress: (p) => seen.push(p.file) });
     assert.equal(modelProblem(folder), null);
     assert.deepEqual(ranges, ['onnx/model_quantized.onnx']);
     assert.deepEqual(readFileSync(join(folder, 'onnx/model_quantized.onnx')), readFileSync(join(TINY, 'onnx/model_quantized.onnx')));
     assert.ok(seen.includes('tokenizer.json'));
-    await assert.rejects(downloadModel({ id: '../etc', modelsDir, baseUrl: base }), DownloadError);
+    await assert.rejects(downloadModel({ id: '../etc', modelsDir, get, baseUrl: base }), DownloadError);
   } finally { server.close(); }
-  await assert.rejects(downloadModel({ id: 'org/tiny', modelsDir: tempDir('vmcp-models-'), baseUrl: 'http://127.0.0.1:1' }), /could not reach 127\.0\.0\.1:1.*resumes/);
+  await assert.rejects(downloadModel({ id: 'org/tiny', modelsDir: tempDir('vmcp-models-'), get, baseUrl: 'http://127.0.0.1:1' }), /could not reach 127\.0\.0\.1:1.*resumes/);
 });

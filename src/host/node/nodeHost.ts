@@ -15,6 +15,8 @@ interface Entry { stat: FileStat; disk: string }
 
 export interface NodeHostOptions {
   dataDir?: string;
+  /** Where rebuildable caches go (default: the data folder). */
+  cacheDir?: string;
   configDir?: string;
   /** Watch the folder for outside changes (default true). */
   watch?: boolean;
@@ -26,6 +28,7 @@ export class NodeHost implements VaultHost {
   readonly name: string;
   readonly configDir: string;
   readonly data: DataStore;
+  readonly cache: DataStore;
   readonly writer: NodeWriter = new NodeWriter(this);
   private readonly entries = new Map<string, Entry>();
   private readonly folderSet = new Set<string>();
@@ -54,6 +57,7 @@ export class NodeHost implements VaultHost {
     this.name = pathBasename(basePath);
     this.configDir = opts.configDir ?? '.obsidian';
     this.data = new FsDataStore(opts.dataDir ?? join(basePath, this.configDir, 'plugins', 'vault-mcp-server'));
+    this.cache = opts.cacheDir && opts.cacheDir !== this.data.dir ? new FsDataStore(opts.cacheDir) : this.data;
   }
 
   ready(): Promise<void> {

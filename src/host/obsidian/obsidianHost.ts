@@ -1,13 +1,15 @@
 // The in-app host: app.vault for bytes, app.metadataCache for metadata and links. Only type imports
 // from 'obsidian' here; runtime classes (TFile, TFolder) are passed in by main.ts, so the core never
 // loads the app's module and this file can be tested against a fake.
-import { join } from 'node:path';
 import type { App, EventRef, PluginManifest, TAbstractFile, TFile, TFolder } from 'obsidian';
 import type { DataStore, FileStat, VaultEvent, VaultHost } from '../port.js';
 import type { NoteMetadata } from '../../core/markdown/metadata.js';
 import { isNotePath } from '../../core/paths.js';
 import { FsDataStore } from '../fsDataStore.js';
 import { ObsidianWriter } from './obsidianWriter.js';
+import { pluginDataDir, vaultBasePath } from './paths.js';
+
+export { pluginDataDir, vaultBasePath };
 
 type Ctor<T> = abstract new (...args: never[]) => T;
 
@@ -17,6 +19,10 @@ export interface ObsidianHostOptions {
   /** The plugin's registerEvent, so every listener dies with the plugin. */
   register: (ref: EventRef) => void;
   classes: { TFile: Ctor<TFile>; TFolder: Ctor<TFolder> };
+  /** Where rebuildable caches go (main.ts: outside the vault unless kept inside); default the plugin folder. */
+  cacheDir?: string;
+  /** How long ready() waits for the app to cache every note before it proceeds (the rest count as stale). */
+  readyBoundMs?: number;
   now?: () => number;
 }
 
@@ -24,19 +30,8 @@ export interface ObsidianHostOptions {
  *  (Obsidian does not re-parse, and so fires nothing, when the content hash is unchanged). */
 const PENDING_GRACE_MS = 5000;
 
-/** The vault's folder on disk: the plugin is desktop-only, so the adapter is a FileSystemAdapter. */
-export function vaultBasePath(app: App): string {
-  const adapter = app.vault.adapter as { getBasePath?: () => string };
-  if (typeof adapter.getBasePath !== 'function') {
-    throw new Error('Vault MCP Server needs the desktop app: this vault has no folder on disk.');
-  }
-  return adapter.getBasePath();
-}
-
-/** `<vault>/<configDir>/plugins/<id>`, or the folder the app actually loaded the plugin from. */
-export function pluginDataDir(app: App, manifest: Pick<PluginManifest, 'id' | 'dir'>): string {
-  return join(vaultBasePath(app), manifest.dir ?? `${app.vault.configDir}/plugins/${manifest.id}`);
-}
+/** ready() proceeds after this long even if the app never caches some note (they are reported stale). */
+const READY_BOUND_MS = 20_000;
 
 const hidden = (p: string) => p.split('/').some((c) => c.startsWith('.'));
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -47,6 +42,7 @@ export class ObsidianHost implements VaultHost {
   readonly basePath: string;
   readonly configDir: string;
   readonly data: DataStore;
+  readonly cache: DataStore;
   readonly writer: ObsidianWriter;
   private readonly app: App;
   private readonly TFile: Ctor<TFile>;
@@ -63,6 +59,9 @@ export class ObsidianHost implements VaultHost {
   private readyPromise: Promise<void> | null = null;
   private readyCheck: (() => void) | null = null;
   private closed = false;
+  private readonly readyBoundMs: number;
+  /** ready() gave up waiting with notes still uncached: pendingCount() keeps counting them. */
+  private staleAfterBound = false;
 
   constructor(opts: ObsidianHostOptions) {
     this.app = opts.app;
@@ -75,6 +74,8 @@ export class ObsidianHost implements VaultHost {
     this.basePath = vaultBasePath(opts.app);
     this.configDir = v.configDir;
     this.data = new FsDataStore(pluginDataDir(opts.app, opts.manifest));
+    this.cache = opts.cacheDir && opts.cacheDir !== this.data.dir ? new FsDataStore(opts.cacheDir) : this.data;
+    this.readyBoundMs = opts.readyBoundMs ?? READY_BOUND_MS;
     this.writer = new ObsidianWriter({ app: opts.app, basePath: this.basePath, classes: opts.classes });
     const r = opts.register;
     r(v.on('create', (f) => this.onVault('create', f)));
@@ -110,7 +111,9 @@ export class ObsidianHost implements VaultHost {
       const from = (oldPath ?? '').normalize('NFC');
       this.pending.delete(from);
       this.unresolvedChange.delete(from);
-      if (isNotePath(path)) this.pending.set(path, this.now());
+      // The app moves the cache with the file and does not re-parse it (no 'changed' follows), so a
+      // renamed note is pending only if it has no cache yet (e.g. a .txt renamed to .md).
+      if (isNotePath(path) && !this.app.metadataCache.getFileCache(f)) this.pending.set(path, this.now());
       this.emit({ type: 'rename', path, oldPath: from });
       return;
     }
@@ -148,20 +151,25 @@ export class ObsidianHost implements VaultHost {
 
   ready(): Promise<void> {
     this.readyPromise ??= new Promise<void>((resolve) => {
-      let timer: ReturnType<typeof setInterval> | null = null;
+      let timer: number | null = null;
       let done = false;
+      const started = this.now();
       const check = () => {
-        if (done || (!this.closed && this.missingCaches() > 0)) return;
+        if (done) return;
+        // Bounded: a note the app never caches must not keep every index loading forever; past the
+        // bound the still-uncached notes stay counted in pendingCount(), so answers say they are stale.
+        if (!this.closed && this.missingCaches() > 0 && this.now() - started < this.readyBoundMs) return;
         done = true;
         this.initialDone = true;
+        this.staleAfterBound = !this.closed && this.missingCaches() > 0;
         this.readyCheck = null;
-        if (timer) clearInterval(timer);
+        if (timer !== null) window.clearInterval(timer);
         resolve();
       };
       this.readyCheck = check;
       check();
-      // 'resolved' is the signal; the poll covers a cache that fills without one.
-      if (!done) timer = setInterval(check, 500);
+      // 'resolved' is the signal; the poll covers a cache that fills without one, and the bound.
+      if (!done) timer = window.setInterval(check, Math.min(500, this.readyBoundMs));
     });
     return this.readyPromise;
   }
@@ -179,9 +187,9 @@ export class ObsidianHost implements VaultHost {
     this.prune(this.pending);
     this.prune(this.unresolvedChange);
     const changed = new Set([...this.pending.keys(), ...this.unresolvedChange.keys()]);
-    if (!this.initialDone) {
+    if (!this.initialDone || this.staleAfterBound) {
       const missing = this.missingCaches();
-      if (missing === 0) this.initialDone = true;
+      if (missing === 0) { this.initialDone = true; this.staleAfterBound = false; }
       return Math.max(missing, changed.size);
     }
     return changed.size;

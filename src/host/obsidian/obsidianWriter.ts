@@ -60,7 +60,7 @@ export class ObsidianWriter implements VaultWriter {
     const f = this.lookup(path);
     if (!f) throw new WriteError('missing', `"${path}" does not exist`, path);
     if (!(f instanceof this.o.classes.TFile)) throw new WriteError('not_file', `"${path}" is not a file`, path);
-    return f as TFile;
+    return f;
   }
 
   /** Writes never follow a symbolic link in the final component. */
@@ -148,10 +148,10 @@ export class ObsidianWriter implements VaultWriter {
         if (!(f instanceof this.o.classes.TFile)) throw new WriteError('not_file', `"${path}" is a folder`, path);
         await this.noSymlink(f);
         if (!opts.overwrite) throw new WriteError('exists', `"${path}" already exists`, path);
-        const before = new Uint8Array(await this.app.vault.readBinary(f as TFile));
+        const before = new Uint8Array(await this.app.vault.readBinary(f));
         opts.check?.(before);
         // No atomic process for binary data in the app API: modifyBinary replaces the whole file.
-        if (!same(before, data)) await this.app.vault.modifyBinary(f as TFile, buffer(data));
+        if (!same(before, data)) await this.app.vault.modifyBinary(f, buffer(data));
         return { created: false };
       }
       if (await this.app.vault.adapter.exists(path)) throw new WriteError('exists', `"${path}" already exists`, path);
@@ -168,7 +168,7 @@ export class ObsidianWriter implements VaultWriter {
       if (!f) throw new WriteError('missing', `"${from}" does not exist`, from);
       await this.noSymlink(f);
       if (await this.taken(to)) throw new WriteError('exists', `"${to}" already exists`, to);
-      if (opts.check && f instanceof this.o.classes.TFile) opts.check(new Uint8Array(await this.app.vault.readBinary(f as TFile)));
+      if (opts.check && f instanceof this.o.classes.TFile) opts.check(new Uint8Array(await this.app.vault.readBinary(f)));
       await this.ensureFolder(to.includes('/') ? to.slice(0, to.lastIndexOf('/')) : '');
       const appUpdates = !!(this.app.vault as unknown as { getConfig(k: string): unknown }).getConfig('alwaysUpdateLinks');
       if (opts.updateLinks && appUpdates) {
@@ -206,7 +206,7 @@ export class ObsidianWriter implements VaultWriter {
 
   async removeEmptyFolder(path: string): Promise<boolean> {
     const f = this.lookup(path);
-    if (!(f instanceof this.o.classes.TFolder) || (f as TFolder).children.length) return false;
+    if (!(f instanceof this.o.classes.TFolder) || f.children.length) return false;
     await this.app.vault.delete(f, true);
     return true;
   }

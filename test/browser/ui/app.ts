@@ -95,7 +95,17 @@ const vmcpUi = {
       connectUrl: () => snap.connectUrl,
       semantic: () => (semantic as unknown as ReturnType<SettingsController['semantic']>) ?? null,
       serverDeps: () => deps,
+      // What server.js answers in the plugin: the size of the entries the real server listed for the key.
+      toolsListSize: (rec) => {
+        if (!deps) return null;
+        const tools = snap.tools[rec.name] ?? snap.tools[`scope:${rec.scope}`] ?? [];
+        const json = JSON.stringify({ tools });
+        const bytes = new TextEncoder().encode(json).length;
+        return { tools: tools.length, chars: json.length, bytes, tokens: Math.ceil(bytes / 4) };
+      },
       dataDir: snap.dataDir,
+      cacheDir: snap.cacheDir ?? `${snap.dataDir}/cache`,
+      setCacheInVault: async (v) => { calls.push(`setCacheInVault(${v})`); },
     };
     const tab = new VaultMcpSettingTab(app as never, plugin as never, ctl);
     const modal = document.body.createDiv({ cls: 'modal-container mod-dim' }).createDiv({ cls: 'modal mod-settings' });

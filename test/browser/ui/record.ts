@@ -25,6 +25,7 @@ type Plugin = Awaited<ReturnType<typeof startPlugin>>['plugin'] & {
   keys(): KeyStore;
   connectUrl(): string;
   dataDir: string;
+  cacheDir: string;
   runtime: { deps: ServerDeps; server: { port: number; url: string } } | null;
 };
 
@@ -100,6 +101,7 @@ export async function recordPluginRun(opts: { seedDays?: boolean } = {}): Promis
       state,
       connectUrl: plugin.connectUrl(),
       dataDir: plugin.dataDir,
+      cacheDir: plugin.cacheDir,
       tools,
       statuses,
       keyword: keyword?.status() ?? null,

@@ -10,6 +10,8 @@ export interface UiSnapshot {
   state: ServerState;
   connectUrl: string;
   dataDir: string;
+  /** The vault's cache folder (outside the vault unless kept inside). */
+  cacheDir?: string;
   /** Data-folder files by name (text). */
   files: Record<string, string>;
   /** Key name → the tools/list entries the running server listed for it. */

@@ -22,7 +22,11 @@ export class Workspace extends Events {
     return this.leaves.filter((l) => l.view?.getViewType() === type);
   }
 
-  getRightLeaf(_split: boolean): WorkspaceLeaf {
+  /** false: the right sidebar cannot take a new leaf (getRightLeaf returns null, as the API allows). */
+  rightSplitAvailable = true;
+
+  getRightLeaf(_split: boolean): WorkspaceLeaf | null {
+    if (!this.rightSplitAvailable) return null;
     const leaf = new WorkspaceLeaf(this.app, 'right');
     this.leaves.push(leaf);
     return leaf;
@@ -42,9 +46,9 @@ export class Workspace extends Events {
     for (const l of this.getLeavesOfType(type)) void l.detach();
   }
 
-  /** Runs the callback once the layout is ready: on a later tick when it already is. */
+  /** Runs the callback once the layout is ready: right away (synchronously) when it already is. */
   onLayoutReady(callback: () => unknown): void {
-    if (this.layoutReady) setTimeout(callback, 0);
+    if (this.layoutReady) callback();
     else this.waiting.push(callback);
   }
 
@@ -80,6 +84,14 @@ export class App {
   readonly setting = { pluginTabs: [] as PluginSettingTab[] };
   readonly statusBar = new FakeElement('div', { cls: 'status-bar' });
   readonly ribbon = new FakeElement('div', { cls: 'side-dock-ribbon' });
+
+  /** Test helper: what the app does after loading the plugins at startup: the vault reports every
+   *  existing file with a 'create' event (obsidian.d.ts: "also called when the vault is first loaded
+   *  for each existing file"), then the layout becomes ready. */
+  finishStartup(): void {
+    for (const f of this.vault.getAllLoadedFiles()) if (f.path !== '/') this.vault.trigger('create', f);
+    this.workspace.setLayoutReady();
+  }
 
   constructor(vaultPath: string, opts: AppOptions = {}) {
     this.vault = new Vault(vaultPath);

@@ -85,6 +85,22 @@ export class ButtonComponent extends BaseComponent {
 
 export class ExtraButtonComponent extends ButtonComponent {}
 
+/** The app's secret picker (1.11.1; setValue/onChange 1.11.4): its value is a secret's NAME. The
+ *  user picks a stored secret or creates one in the app's dialog, which stores it with setSecret. */
+export class SecretComponent extends ValueComponent<string> {
+  constructor(readonly app: { secretStorage: { setSecret(id: string, v: string): void; listSecrets(): string[] } }, _containerEl: FakeElement) { super(); this.value = ''; }
+  /** Test helper: the user picks an existing secret. */
+  async pick(name: string): Promise<void> {
+    if (!this.app.secretStorage.listSecrets().includes(name)) throw new Error(`no secret "${name}" to pick`);
+    await this.change(name);
+  }
+  /** Test helper: the user creates a secret in the app's dialog (setSecret may throw, as in the app). */
+  async create(name: string, secret: string): Promise<void> {
+    this.app.secretStorage.setSecret(name, secret);
+    await this.change(name);
+  }
+}
+
 export class Setting {
   readonly settingEl: FakeElement;
   readonly infoEl: FakeElement;
@@ -124,6 +140,8 @@ export class Setting {
   addDropdown(cb: (c: DropdownComponent) => unknown): this { return this.add(new DropdownComponent(this.controlEl), cb); }
   addButton(cb: (c: ButtonComponent) => unknown): this { return this.add(new ButtonComponent(this.controlEl), cb); }
   addExtraButton(cb: (c: ExtraButtonComponent) => unknown): this { return this.add(new ExtraButtonComponent(this.controlEl), cb); }
+  /** 1.11.0: any component built on the control element (SecretComponent's way into a Setting). */
+  addComponent<C extends BaseComponent>(cb: (el: FakeElement) => C): this { this.components.push(cb(this.controlEl)); return this; }
 
   /** Test helpers. */
   component<C extends BaseComponent>(type: abstract new (...a: any[]) => C, index = 0): C {

@@ -1,0 +1,18 @@
+// Where the vault and the plugin's own folder are on disk (small: main.js uses it before the server loads).
+import { join } from 'node:path';
+import type { App, PluginManifest } from 'obsidian';
+
+/** The vault's folder on disk: the plugin is desktop-only, so the adapter is a FileSystemAdapter. */
+export function vaultBasePath(app: App): string {
+  const adapter = app.vault.adapter as { getBasePath?: () => string };
+  if (typeof adapter.getBasePath !== 'function') {
+    throw new Error('Vault MCP Server needs the desktop app: this vault has no folder on disk.');
+  }
+  return adapter.getBasePath();
+}
+
+/** `<vault>/<configDir>/plugins/<id>`, or the folder the app actually loaded the plugin from. */
+export function pluginDataDir(app: App, manifest: Pick<PluginManifest, 'id' | 'dir'>): string {
+  return join(vaultBasePath(app), manifest.dir ?? `${app.vault.configDir}/plugins/${manifest.id}`);
+}
+
