@@ -7,7 +7,7 @@
 import type { VaultEvent, VaultHost } from '../host/port.js';
 import type { NoteMetadata, ReferenceCache } from '../core/markdown/metadata.js';
 import { LinkIndex, linkpathOf, resolveLinkpath, splitLink } from '../core/markdown/links.js';
-import { withinRoot } from '../core/paths.js';
+import { visibleIn } from '../services/scopedVault.js';
 import { LinkGraph } from './linkGraph.js';
 
 export type LinkKind = 'wikilink' | 'embed' | 'markdown' | 'frontmatter';
@@ -47,10 +47,10 @@ export function scopedResolver(host: VaultHost, root: string, visibleFiles: Iter
   let index: LinkIndex | null = null;
   return (lp, source) => {
     const t = host.resolveLink(lp, source);
-    if (t === null || withinRoot(t, root)) return t;
+    if (t === null || visibleIn(host, root, t)) return t;
     index ??= new LinkIndex(visibleFiles);
     const again = resolveLinkpath(lp, source, index);
-    return again !== null && withinRoot(again, root) ? again : null;
+    return again !== null && visibleIn(host, root, again) ? again : null;
   };
 }
 
@@ -173,7 +173,7 @@ export class GraphService {
     this.get();
     const hit = this.scopedCache.get(root);
     if (hit && hit.version === this.version) return hit;
-    const files = this.host.files().map((f) => f.path).filter((p) => withinRoot(p, root));
+    const files = this.host.files().map((f) => f.path).filter((p) => visibleIn(this.host, root, p));
     const resolver = scopedResolver(this.host, root, files);
     const resolved: Record<string, Record<string, number>> = {};
     const unresolved: Record<string, Record<string, number>> = {};
