@@ -171,7 +171,7 @@ export class VaultMcpSettingTab extends PluginSettingTab {
     let scope: 'read' | 'readwrite' = 'read';
     new Setting(el)
       .setName('Create key')
-      .setDesc('Name it after the client, for example claude-code. Read-only keys cannot change the vault.')
+      .setDesc('Name it after the client that will use it. Read-only keys cannot change the vault.')
       .addText((t) => t.setPlaceholder('claude-code').onChange((v) => { name = v.trim(); }))
       .addDropdown((d) => d.addOption('read', 'Read only').addOption('readwrite', 'Read and write').setValue(scope)
         .onChange((v) => { scope = v === 'readwrite' ? 'readwrite' : 'read'; }))
