@@ -5,6 +5,7 @@
 // A record counts only while the file still has that inode: a file replaced while the server was
 // not running gets the disk's time again.
 import type { DataStore } from '../port.js';
+import { clearTimeout, setTimeout } from 'node:timers';
 
 const FILE = 'ctimes.json';
 const SAVE_DELAY_MS = 2000;
