@@ -22,6 +22,11 @@ export interface Settings {
   requireHashForDestructive: boolean;
   /** Largest file (bytes, after the change) a write tool will produce. */
   maxWriteBytes: number;
+  /**
+   * Absolute folders outside the vault that a symlink in the vault may lead into (read-only through
+   * the server). Empty by default: every symlink leading out of the vault reads as a missing path.
+   */
+  symlinkAllowedFolders: string[];
   [extra: string]: unknown;
 }
 
@@ -48,6 +53,7 @@ export const CORE_DEFAULTS: Settings = {
   readOnly: false,
   requireHashForDestructive: false,
   maxWriteBytes: 10 * 1024 * 1024,
+  symlinkAllowedFolders: [],
 };
 
 /** Settings saved by an older version, brought to today's names (mutates and returns `s`). */

@@ -7,7 +7,7 @@
 import type { VaultEvent, VaultHost } from '../host/port.js';
 import type { NoteMetadata, ReferenceCache } from '../core/markdown/metadata.js';
 import { LinkIndex, linkpathOf, resolveLinkpath, splitLink } from '../core/markdown/links.js';
-import { withinRoot } from '../core/paths.js';
+import { visibleIn } from '../services/scopedVault.js';
 import { LinkGraph, type LinkRows } from './linkGraph.js';
 import { Slicer } from '../services/slicer.js';
 
@@ -48,10 +48,10 @@ export function scopedResolver(host: VaultHost, root: string, visibleFiles: Iter
   let index: LinkIndex | null = null;
   return (lp, source) => {
     const t = host.resolveLink(lp, source);
-    if (t === null || withinRoot(t, root)) return t;
+    if (t === null || visibleIn(host, root, t)) return t;
     index ??= new LinkIndex(visibleFiles);
     const again = resolveLinkpath(lp, source, index);
-    return again !== null && withinRoot(again, root) ? again : null;
+    return again !== null && visibleIn(host, root, again) ? again : null;
   };
 }
 
@@ -234,7 +234,7 @@ export class GraphService {
     const hit = this.scopedCache.get(root);
     if (hit && hit.version === version) return;
     const slicer = new Slicer(this.clock);
-    const files = this.host.files().map((f) => f.path).filter((p) => withinRoot(p, root));
+    const files = this.host.files().map((f) => f.path).filter((p) => visibleIn(this.host, root, p));
     const resolver = scopedResolver(this.host, root, files);
     const resolved: LinkRows = {};
     const unresolved: LinkRows = {};
@@ -260,7 +260,7 @@ export class GraphService {
     this.get();
     const hit = this.scopedCache.get(root);
     if (hit && hit.version === this.version) return hit;
-    const files = this.host.files().map((f) => f.path).filter((p) => withinRoot(p, root));
+    const files = this.host.files().map((f) => f.path).filter((p) => visibleIn(this.host, root, p));
     const resolver = scopedResolver(this.host, root, files);
     const resolved: Record<string, Record<string, number>> = {};
     const unresolved: Record<string, Record<string, number>> = {};

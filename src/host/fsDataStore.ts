@@ -2,12 +2,16 @@
 // the CLI share keys, indexes and logs. Writes are atomic: temp file, fsync, rename, fsync the folder.
 import { promises as fs } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { setTimeout } from 'node:timers';
 import { join } from 'node:path';
 import type { DataStore } from './port.js';
 
 function checkName(name: string): void {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) throw new Error(`bad data file name: ${name}`);
 }
+
+/** A data-file lock older than this is left over from a crash. */
+const LOCK_STALE_MS = 10_000;
 
 export async function atomicWriteFile(file: string, bytes: Uint8Array | string): Promise<void> {
   const dir = file.slice(0, file.lastIndexOf('/')) || '.';
@@ -61,6 +65,37 @@ export class FsDataStore implements DataStore {
   async remove(name: string): Promise<void> {
     checkName(name);
     await fs.rm(join(this.dir, name), { force: true });
+  }
+
+  async lock(name: string): Promise<() => Promise<void>> {
+    checkName(name);
+    await this.ensure();
+    const file = join(this.dir, `${name}.lock`);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const fh = await fs.open(file, 'wx', 0o600);
+        await fh.writeFile(`${process.pid}\n`);
+        await fh.close();
+        return async () => { await fs.rm(file, { force: true }); };
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        const st = await fs.stat(file).catch(() => null);
+        // A holder that crashed leaves its lock behind: one older than the longest write is broken.
+        if (st && Date.now() - st.mtimeMs > LOCK_STALE_MS) { await fs.rm(file, { force: true }); continue; }
+        if (attempt >= 1000) throw new Error(`${file} is held by another process; retry in a moment`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    }
+  }
+
+  async signature(name: string): Promise<string | null> {
+    checkName(name);
+    try {
+      const s = await fs.stat(join(this.dir, name), { bigint: true });
+      return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+    } catch {
+      return null;
+    }
   }
 
   async size(name: string): Promise<number | null> {

@@ -25,6 +25,12 @@ export interface DataStore {
   append(name: string, text: string): Promise<void>;
   remove(name: string): Promise<void>;
   size(name: string): Promise<number | null>;
+  /** A cheap fingerprint of a file (device, inode, size, change and modification times), null when
+   *  it is missing: a changed value means the file was replaced or edited since the last look. */
+  signature?(name: string): Promise<string | null>;
+  /** Takes an exclusive lock on `name` shared with other processes using the same folder (the CLI,
+   *  the plugin); resolves with its release. A lock left by a crashed holder expires after 10 s. */
+  lock?(name: string): Promise<() => Promise<void>>;
 }
 
 export interface VaultHost {
@@ -47,6 +53,17 @@ export interface VaultHost {
   folders(): string[];
   stat(path: string): FileStat | null;
   isFolder(path: string): boolean;
+  /**
+   * Where a listed path really is when a symlink is on its way (host/containment.ts): the vault path
+   * of a file symlink's target inside the vault, null inside an allow-listed outside folder,
+   * undefined when the path is its own real location. Root confinement checks the real location.
+   */
+  realPathOf?(path: string): string | null | undefined;
+  /**
+   * Brings one path (file or folder) in line with the disk before a tool answers, so a save by
+   * another program is visible to the next call even before the watcher reports it.
+   */
+  sync?(path: string): Promise<void>;
   readText(path: string): Promise<string>;
   readBytes(path: string): Promise<Uint8Array>;
 

@@ -1,9 +1,11 @@
 // Keys persisted as hashes in keys.json in the plugin data folder, shared by the plugin and the CLI.
-// The file is re-read at most every 2 s, so a key added or revoked from the CLI (or the settings tab)
-// takes effect on the next request of a running server.
+// Every authentication first compares the file's fingerprint (one stat: inode, size, times) with the
+// one it had when last read and re-reads it when it changed, so a key added or revoked from the CLI
+// (or the settings tab) takes effect on the very next request of a running server.
 import type { DataStore } from '../host/port.js';
 import { findKey, generateRawKey, hashKey, KEY_NAME, type KeyRecord } from '../core/keys.js';
 import { refuse } from '../core/errors.js';
+import { clearTimeout, setTimeout } from 'node:timers';
 
 const FILE = 'keys.json';
 
@@ -20,18 +22,21 @@ export class KeyStore {
   private records: KeyRecord[] = [];
   private ephemeral: KeyRecord[] = [];
   private loadedAt = -Infinity;
+  /** keys.json's fingerprint when it was last read (undefined: never read, or no fingerprints). */
+  private seen: string | null | undefined = undefined;
   private dirtyUse = new Map<string, number>();
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly data: DataStore, private readonly now: () => number = Date.now) {}
 
   async load(): Promise<void> {
+    const sig = await this.data.signature?.(FILE).catch(() => undefined);
     const bytes = await this.data.read(FILE);
     let list: KeyRecord[] = [];
     if (bytes) {
       try {
-        const parsed = JSON.parse(new TextDecoder().decode(bytes));
-        if (Array.isArray(parsed?.keys)) list = parsed.keys;
+        const parsed = JSON.parse(new TextDecoder().decode(bytes)) as { keys?: unknown } | null;
+        if (Array.isArray(parsed?.keys)) list = parsed.keys as KeyRecord[];
       } catch {
         throw new Error(`${this.data.dir}/${FILE} is not valid JSON; fix or delete it (deleting removes every key).`);
       }
@@ -40,6 +45,35 @@ export class KeyStore {
     for (const r of list) { const t = this.dirtyUse.get(r.id); if (t) r.lastUsed = Math.max(r.lastUsed ?? 0, t); }
     this.records = list;
     this.loadedAt = this.now();
+    this.seen = sig;
+  }
+
+  /**
+   * Re-reads keys.json when it changed since the last read: one stat per call, so a revocation by
+   * another process is seen by the next request. (A store without fingerprints re-reads every 2 s.)
+   */
+  async refresh(): Promise<void> {
+    if (!this.data.signature) {
+      if (this.now() - this.loadedAt > 2000) await this.load();
+      return;
+    }
+    const sig = await this.data.signature(FILE);
+    if (sig !== this.seen || this.seen === undefined) await this.load();
+  }
+
+  /**
+   * Every read-modify-write of keys.json (add, update, revoke, the last-use flush) holds the data
+   * folder's lock on it, shared with other processes (the CLI, the plugin): otherwise a flush that
+   * read the file just before `keys revoke` wrote it would write the revoked key back.
+   */
+  private async locked<T>(fn: () => Promise<T>): Promise<T> {
+    const release = await this.data.lock?.(FILE);
+    try {
+      await this.load();
+      return await fn();
+    } finally {
+      await release?.();
+    }
   }
 
   private async save(): Promise<void> {
@@ -51,7 +85,10 @@ export class KeyStore {
   }
 
   async add(spec: NewKey): Promise<{ raw: string; record: KeyRecord }> {
-    await this.load();
+    return this.locked(() => this.addLocked(spec));
+  }
+
+  private async addLocked(spec: NewKey): Promise<{ raw: string; record: KeyRecord }> {
     if (!KEY_NAME.test(spec.name)) refuse('invalid_argument', `Key name "${spec.name}" is not allowed: use 1–64 letters, digits, spaces, "_", ".", "@" or "-".`);
     if (this.list().some((r) => r.name === spec.name && !r.revoked)) refuse('already_exists', `A key named "${spec.name}" already exists; pick another name or revoke the old key first.`);
     const raw = generateRawKey();
@@ -71,15 +108,16 @@ export class KeyStore {
 
   /** Changes a key's restrictions (settings tab); open sessions pick them up on their next request. */
   async update(name: string, patch: Partial<Pick<KeyRecord, 'scope' | 'root' | 'disabledFamilies' | 'expires' | 'dailyQuota'>>): Promise<KeyRecord> {
-    await this.load();
-    const rec = this.records.find((r) => r.name === name && !r.revoked);
-    if (!rec) refuse('not_found', `No key named "${name}".`);
-    for (const [k, v] of Object.entries(patch) as [keyof typeof patch, unknown][]) {
-      if (v === undefined || (k === 'root' && v === '') || (k === 'disabledFamilies' && Array.isArray(v) && !v.length)) delete rec[k];
-      else (rec as unknown as Record<string, unknown>)[k] = v;
-    }
-    await this.save();
-    return rec;
+    return this.locked(async () => {
+      const rec = this.records.find((r) => r.name === name && !r.revoked);
+      if (!rec) refuse('not_found', `No key named "${name}".`);
+      for (const [k, v] of Object.entries(patch) as [keyof typeof patch, unknown][]) {
+        if (v === undefined || (k === 'root' && v === '') || (k === 'disabledFamilies' && Array.isArray(v) && !v.length)) delete rec[k];
+        else (rec as unknown as Record<string, unknown>)[k] = v;
+      }
+      await this.save();
+      return rec;
+    });
   }
 
   /** A key that lives only in this process (VAULT_MCP_TOKEN for scripts). */
@@ -89,17 +127,18 @@ export class KeyStore {
   }
 
   async revoke(name: string): Promise<boolean> {
-    await this.load();
-    const before = this.records.length;
-    this.records = this.records.filter((r) => r.name !== name);
-    const hit = this.records.length !== before;
-    if (hit) await this.save();
-    return hit;
+    return this.locked(async () => {
+      const before = this.records.length;
+      this.records = this.records.filter((r) => r.name !== name);
+      const hit = this.records.length !== before;
+      if (hit) await this.save();
+      return hit;
+    });
   }
 
   /** The live record for a raw key, or null (unknown, revoked or expired). */
   async authenticate(raw: string): Promise<KeyRecord | null> {
-    if (this.now() - this.loadedAt > 2000) await this.load().catch(() => undefined);
+    await this.refresh().catch(() => undefined);
     const rec = findKey(this.list(), raw);
     if (!rec || rec.revoked) return null;
     if (rec.expires && this.now() >= rec.expires) return null;
@@ -123,9 +162,10 @@ export class KeyStore {
     if (!this.dirtyUse.size) return;
     const uses = new Map(this.dirtyUse);
     this.dirtyUse.clear();
-    await this.load();
-    for (const r of this.records) { const t = uses.get(r.id); if (t) r.lastUsed = Math.max(r.lastUsed ?? 0, t); }
-    await this.save();
+    await this.locked(async () => {
+      for (const r of this.records) { const t = uses.get(r.id); if (t) r.lastUsed = Math.max(r.lastUsed ?? 0, t); }
+      await this.save();
+    });
   }
 
   /** Is a (persisted) key still live? Used by open sessions on every request. */

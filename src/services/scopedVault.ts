@@ -5,11 +5,24 @@ import type { NoteMetadata } from '../core/markdown/metadata.js';
 import { refuse } from '../core/errors.js';
 import { basename, isNotePath, normalizeFilePath, normalizeFolderPath, withinRoot, inFolder } from '../core/paths.js';
 
+/**
+ * Is `path` visible to a key confined to `root` ('' = whole vault)? Its vault path must be inside the
+ * root, and so must its real location when a symlink inside the vault leads elsewhere in the vault
+ * (a link in Team/ to Private/Secret.md is not Team's). Allow-listed outside folders the user linked
+ * into the root count as inside it.
+ */
+export function visibleIn(host: VaultHost, root: string, path: string): boolean {
+  if (root === '') return true;
+  if (!withinRoot(path, root)) return false;
+  const real = host.realPathOf?.(path);
+  return typeof real !== 'string' || withinRoot(real, root);
+}
+
 export class ScopedVault {
   constructor(readonly host: VaultHost, readonly root: string) {}
 
   visible(path: string): boolean {
-    return withinRoot(path, this.root);
+    return visibleIn(this.host, this.root, path);
   }
 
   files(): FileStat[] {

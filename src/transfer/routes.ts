@@ -9,7 +9,8 @@ import type { ServerDeps } from '../mcp/tool.js';
 import type { KeyRecord } from '../core/keys.js';
 import { Refusal } from '../core/errors.js';
 import { contentHash } from '../core/hash.js';
-import { basename, withinRoot } from '../core/paths.js';
+import { basename } from '../core/paths.js';
+import { visibleIn } from '../services/scopedVault.js';
 import { mimeOf } from '../core/mime.js';
 import { bearerToken } from '../http/guards.js';
 import type { TransferStore, Link, UploadLink } from './tokens.js';
@@ -45,12 +46,12 @@ export function mountTransferRoutes(app: express.Express, deps: ServerDeps, stor
     if (!link || (kind && link.kind !== kind)) return null;
     const ks = keys();
     if (!ks) return null;
-    await ks.load().catch(() => undefined); // pick up a revocation made a moment ago (CLI or settings tab)
+    await ks.refresh().catch(() => undefined); // a revocation made a moment ago (CLI or settings tab) counts now
     store.sweep((id) => ks.isLive(id));
     const rec = ks.list().find((k) => k.id === link.keyId);
     if (!rec || !ks.isLive(rec.id) || link.revoked) return null;
     // The key's current restrictions still have to allow the link.
-    if (!withinRoot(link.path, rec.root ?? '') || (rec.disabledFamilies ?? []).includes('transfer')) return null;
+    if (!visibleIn(deps.host, rec.root ?? '', link.path) || (rec.disabledFamilies ?? []).includes('transfer')) return null;
     if (link.kind === 'upload' && (rec.scope !== 'readwrite' || deps.settings().readOnly)) return null;
     if (link.kind === 'download') {
       const st = deps.host.stat(link.path);

@@ -24,7 +24,7 @@ test('argument summaries: contents as lengths only, keys masked, at most 200 cha
 
 test('e2e: successes and refusals are recorded; no line holds a raw key or file contents', async () => {
   const vault = makeVault(INSIDE);
-  const t = await startSec(vault, { rateLimitPerMinute: 60, rateLimitBurst: 3 });
+  const t = await startSec(vault, { rateLimitPerMinute: 1, rateLimitBurst: 3 }); // refill 1/min: the 4th call is refused however slow the machine
   try {
     const raw = await t.key({ name: 'auditee', scope: 'readwrite' });
     const c = await connect(t.url, raw);

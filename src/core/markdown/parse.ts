@@ -5,7 +5,8 @@
 // is then walked once, character by character, by `scanInline`, which steps over code spans, inline
 // math, comments, escapes and URLs, and records wikilinks, markdown links, embeds and tags. All
 // offsets are UTF-16 indexes into the raw string (a BOM and `\r` count), columns are relative to the
-// raw line start.
+// raw line start. The scanners live beside this file: chars.ts (character classes, positions),
+// inline.ts (one line's links, embeds, tags), blocks.ts (block-level tests), frontmatterFast.ts.
 //
 // Decisions (Obsidian's parser is closed source; these follow its documentation, its observable
 // behaviour and CommonMark where the two agree):
@@ -34,468 +35,12 @@
 // - Block ids: ` ^id` (Latin letters, digits, `-`) at the end of a paragraph's last line or a list
 //   item; a paragraph that is only `^id` names the block before it. Keys of `blocks` are lower-cased.
 // - Indented code (4+ columns after a blank line, outside lists) is code, as in CommonMark.
-import type { BlockCache, FrontmatterLinkCache, HeadingCache, ListItemCache, Loc, NoteMetadata, Pos, ReferenceCache, SectionCache, TagCache } from './metadata.js';
+import { C_TAB, C_SPACE, C_BANG, C_HASH, C_DOLLAR, C_PCT, C_STAR, C_DASH, C_LT, C_EQ, C_LBRACK, C_RBRACK, C_CARET, C_UNDER, C_TICK, C_PIPE, C_TILDE, isWs, Positions, find } from './chars.js';
+import type { BlockCache, HeadingCache, ListItemCache, NoteMetadata, SectionCache } from './metadata.js';
 import { parseFrontmatterYaml } from './frontmatter.js';
-
-// ---------------------------------------------------------------------------------------------
-// Character classes
-
-const C_TAB = 9, C_SPACE = 32, C_BANG = 33, C_HASH = 35, C_DOLLAR = 36, C_PCT = 37, C_LPAREN = 40, C_RPAREN = 41;
-const C_STAR = 42, C_PLUS = 43, C_DASH = 45, C_DOT = 46, C_SLASH = 47, C_0 = 48, C_9 = 57, C_COLON = 58, C_LT = 60;
-const C_EQ = 61, C_GT = 62, C_LBRACK = 91, C_BSLASH = 92, C_RBRACK = 93, C_CARET = 94, C_UNDER = 95, C_TICK = 96;
-const C_PIPE = 124, C_TILDE = 126;
-
-function isWs(c: number): boolean {
-  return c === C_SPACE || c === C_TAB || c === 10 || c === 13 || c === 12 || c === 11 || (c > 127 && (c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff));
-}
-
-// ASCII characters allowed in a tag body: letters, digits, '-', '_', '/'.
-const TAG_ASCII = new Uint8Array(128);
-for (let c = 0; c < 128; c++) TAG_ASCII[c] = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === C_DASH || c === C_UNDER || c === C_SLASH ? 1 : 0;
-
-function isTagChar(c: number): boolean {
-  if (c < 128) return TAG_ASCII[c] === 1;
-  if (c >= 0x2000 && c <= 0x206f) return false;
-  if (c >= 0x2e00 && c <= 0x2e7f) return false;
-  return !isWs(c);
-}
-
-// Characters that can make a line interesting to the inline scanner; lines with none are skipped.
-const INLINE_TRIGGER = new Uint8Array(128);
-for (const ch of '#[`%<$:\\!') INLINE_TRIGGER[ch.charCodeAt(0)] = 1;
-
-// ---------------------------------------------------------------------------------------------
-// Positions
-
-/** Builds positions for one text: line numbers are tracked by the caller (lines are visited in order). */
-class Positions {
-  constructor(private readonly lineStarts: number[]) {}
-  loc(line: number, offset: number): Loc {
-    return { line, col: offset - this.lineStarts[line], offset };
-  }
-  pos(line: number, from: number, to: number, endLine = line): Pos {
-    return { start: this.loc(line, from), end: this.loc(endLine, to) };
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Inline scanning
-
-interface InlineOut {
-  links: ReferenceCache[];
-  embeds: ReferenceCache[];
-  tags: TagCache[];
-}
-
-interface InlineState {
-  /** Inside a `%%` comment that continues on the next line. */
-  pct: boolean;
-  /** Inside a `<!--` comment that continues on the next line. */
-  html: boolean;
-}
-
-function decodeLinkTarget(t: string): string {
-  if (t.indexOf('%') < 0) return t;
-  try { return decodeURIComponent(t); } catch { return t; }
-}
-
-const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
-
-/** Finds a closing backtick run of exactly `n` ticks in [from, to); returns its start or -1. */
-function findTicks(src: string, from: number, to: number, n: number): number {
-  let i = from;
-  while (i < to) {
-    const j = src.indexOf('`', i);
-    if (j < 0 || j >= to) return -1;
-    let k = j;
-    while (k < to && src.charCodeAt(k) === C_TICK) k++;
-    if (k - j === n) return j;
-    i = k;
-  }
-  return -1;
-}
-
-/** Index of `needle` in [from, to), or -1. */
-function find(src: string, needle: string, from: number, to: number): number {
-  const j = src.indexOf(needle, from);
-  return j < 0 || j + needle.length > to ? -1 : j;
-}
-
-/**
- * Parses `[text](dest "title")` starting at the `[` at `i`. Returns the end offset and raw target, or
- * null when the brackets are not a link.
- */
-function parseMdLink(src: string, i: number, to: number): { end: number; text: string; target: string } | null {
-  // Link text: balanced brackets, escapes, no code-span awareness (rare enough).
-  let depth = 0;
-  let j = i;
-  const cap = Math.min(to, i + 2000); // link text is bounded, so many unmatched '[' stay linear
-  for (; j < cap; j++) {
-    const c = src.charCodeAt(j);
-    if (c === C_BSLASH) { j++; continue; }
-    if (c === C_LBRACK) depth++;
-    else if (c === C_RBRACK) { depth--; if (depth === 0) break; }
-  }
-  if (j >= cap || src.charCodeAt(j + 1) !== C_LPAREN) return null;
-  const text = src.slice(i + 1, j);
-  let k = j + 2;
-  while (k < to && (src.charCodeAt(k) === C_SPACE || src.charCodeAt(k) === C_TAB)) k++;
-  let target: string;
-  if (src.charCodeAt(k) === C_LT) {
-    const close = src.indexOf('>', k + 1);
-    if (close < 0 || close >= to) return null;
-    target = src.slice(k + 1, close);
-    if (target.indexOf('<') >= 0) return null;
-    k = close + 1;
-  } else {
-    const start = k;
-    let paren = 0;
-    for (; k < to; k++) {
-      const c = src.charCodeAt(k);
-      if (c === C_BSLASH) { k++; continue; }
-      if (c === C_SPACE || c === C_TAB) break;
-      if (c === C_LPAREN) paren++;
-      else if (c === C_RPAREN) { if (paren === 0) break; paren--; }
-    }
-    if (k > to) k = to;
-    target = src.slice(start, k);
-  }
-  while (k < to && (src.charCodeAt(k) === C_SPACE || src.charCodeAt(k) === C_TAB)) k++;
-  const q = src.charCodeAt(k);
-  if (q === 34 || q === 39 || q === C_LPAREN) { // optional title
-    const closeCh = q === C_LPAREN ? ')' : String.fromCharCode(q);
-    const close = src.indexOf(closeCh, k + 1);
-    if (close < 0 || close >= to) return null;
-    k = close + 1;
-    while (k < to && (src.charCodeAt(k) === C_SPACE || src.charCodeAt(k) === C_TAB)) k++;
-  }
-  if (src.charCodeAt(k) !== C_RPAREN || k >= to) return null;
-  return { end: k + 1, text, target };
-}
-
-/**
- * Scans [from, to) of one line. `lineNo` is the line number, `st` carries comments across lines.
- * Tags, links and embeds go to `out`; returns nothing.
- */
-function scanInline(src: string, from: number, to: number, lineNo: number, P: Positions, st: InlineState, out: InlineOut): void {
-  let i = from;
-  if (st.pct) {
-    const close = find(src, '%%', i, to);
-    if (close < 0) return;
-    st.pct = false;
-    i = close + 2;
-  }
-  if (st.html) {
-    const close = find(src, '-->', i, to);
-    if (close < 0) return;
-    st.html = false;
-    i = close + 3;
-  }
-  let tagEnd = -1; // offset right after the last tag, for `#a#b` chains
-  while (i < to) {
-    const c = src.charCodeAt(i);
-    if (c >= 128 || INLINE_TRIGGER[c] === 0) { i++; continue; }
-    switch (c) {
-      case C_BSLASH: i += 2; continue;
-      case C_TICK: {
-        let n = 1;
-        while (i + n < to && src.charCodeAt(i + n) === C_TICK) n++;
-        const close = findTicks(src, i + n, to, n);
-        i = close < 0 ? i + n : close + n;
-        continue;
-      }
-      case C_PCT: {
-        if (src.charCodeAt(i + 1) !== C_PCT || i + 1 >= to) { i++; continue; }
-        const close = find(src, '%%', i + 2, to);
-        if (close < 0) { st.pct = true; return; }
-        i = close + 2;
-        continue;
-      }
-      case C_LT: {
-        if (src.startsWith('<!--', i) && i + 4 <= to) {
-          const close = find(src, '-->', i + 4, to);
-          if (close < 0) { st.html = true; return; }
-          i = close + 3;
-          continue;
-        }
-        // Autolink <scheme:...>: skip so a '#' inside is no tag.
-        const close = src.indexOf('>', i + 1);
-        if (close > 0 && close < to && SCHEME.test(src.slice(i + 1, Math.min(close, i + 40)))) {
-          const inner = src.slice(i + 1, close);
-          if (!/[\s<]/.test(inner)) { i = close + 1; continue; }
-        }
-        i++;
-        continue;
-      }
-      case C_DOLLAR: {
-        // $$…$$ on one line, or $…$ with a non-space after the opener, a non-space before the closer
-        // and no digit right after the closer (so "$5 and $6" is not math).
-        if (src.charCodeAt(i + 1) === C_DOLLAR) {
-          const close = find(src, '$$', i + 2, to);
-          i = close < 0 ? i + 2 : close + 2;
-          continue;
-        }
-        const n = src.charCodeAt(i + 1);
-        if (i + 1 >= to || isWs(n)) { i++; continue; }
-        let j = i + 1;
-        let close = -1;
-        while (j < to) {
-          j = src.indexOf('$', j);
-          if (j < 0 || j >= to) break;
-          const before = src.charCodeAt(j - 1);
-          const after = src.charCodeAt(j + 1);
-          if (before !== C_BSLASH && !isWs(before) && !(j + 1 < to && after >= C_0 && after <= C_9)) { close = j; break; }
-          j++;
-        }
-        i = close < 0 ? i + 1 : close + 1;
-        continue;
-      }
-      case C_COLON: {
-        // scheme://… : step over the URL (the scheme letters were plain text already).
-        if (src.charCodeAt(i + 1) === C_SLASH && src.charCodeAt(i + 2) === C_SLASH && i > from) {
-          const p = src.charCodeAt(i - 1);
-          if ((p >= 65 && p <= 90) || (p >= 97 && p <= 122) || (p >= C_0 && p <= C_9)) {
-            let j = i + 3;
-            while (j < to) {
-              const d = src.charCodeAt(j);
-              if (isWs(d) || d === C_LT || d === C_GT) break;
-              j++;
-            }
-            i = j;
-            continue;
-          }
-        }
-        i++;
-        continue;
-      }
-      case C_BANG:
-      case C_LBRACK: {
-        const embed = c === C_BANG;
-        const b = embed ? i + 1 : i;
-        if (src.charCodeAt(b) !== C_LBRACK || b >= to) { i++; continue; }
-        if (src.charCodeAt(b + 1) === C_LBRACK && b + 1 < to) {
-          // Wikilink: up to the first ']]'; a later '[[' before it restarts there.
-          const close = find(src, ']]', b + 2, to);
-          if (close < 0) { i = b + 2; continue; }
-          const reopen = find(src, '[[', b + 2, close);
-          if (reopen >= 0) { i = reopen - (src.charCodeAt(reopen - 1) === C_BANG ? 1 : 0); if (i <= b) i = reopen; continue; }
-          const end = close + 2;
-          const inner = src.slice(b + 2, close);
-          if (inner.trim() !== '') {
-            const bar = inner.indexOf('|');
-            let target = bar < 0 ? inner : inner.slice(0, bar);
-            if (bar > 0 && target.charCodeAt(target.length - 1) === C_BSLASH) target = target.slice(0, -1); // [[a\|b]] in tables
-            target = target.trim();
-            const alias = bar < 0 ? undefined : inner.slice(bar + 1).trim();
-            const ref: ReferenceCache = { link: target, original: src.slice(i, end), displayText: alias !== undefined && alias !== '' ? alias : target, position: P.pos(lineNo, i, end) };
-            (embed ? out.embeds : out.links).push(ref);
-          }
-          i = end;
-          continue;
-        }
-        const md = parseMdLink(src, b, to);
-        if (!md) { i = b + 1; continue; }
-        const t = md.target.trim();
-        if (t !== '' && !SCHEME.test(t)) {
-          const ref: ReferenceCache = { link: decodeLinkTarget(t), original: src.slice(i, md.end), displayText: md.text, position: P.pos(lineNo, i, md.end) };
-          (embed ? out.embeds : out.links).push(ref);
-        }
-        i = md.end;
-        continue;
-      }
-      case C_HASH: {
-        const ok = i === from || tagEnd === i || precededBySpace(src, from, i);
-        let j = i + 1;
-        let nonDigit = false;
-        while (j < to) {
-          const d = src.charCodeAt(j);
-          if (d >= 0xd800 && d <= 0xdbff) { j += 2; nonDigit = true; continue; } // astral (emoji…)
-          if (!isTagChar(d)) break;
-          if (d < C_0 || d > C_9) nonDigit = true;
-          j++;
-        }
-        if (j > to) j = to;
-        if (ok && nonDigit) {
-          out.tags.push({ tag: src.slice(i, j), position: P.pos(lineNo, i, j) });
-          tagEnd = j;
-          i = j;
-          continue;
-        }
-        i = j > i + 1 ? j : i + 1;
-        continue;
-      }
-      default:
-        i++;
-    }
-  }
-}
-
-/** True when the text before `i` (back to `from`) ends in whitespace, or in emphasis markers after whitespace/start. */
-function precededBySpace(src: string, from: number, i: number): boolean {
-  let k = i - 1;
-  while (k >= from) {
-    const c = src.charCodeAt(k);
-    if (c === C_STAR || c === C_UNDER || c === C_TILDE || c === C_EQ) { k--; continue; }
-    return isWs(c);
-  }
-  return true;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Frontmatter links
-
-function frontmatterLinks(data: Record<string, unknown>): FrontmatterLinkCache[] {
-  const out: FrontmatterLinkCache[] = [];
-  const visit = (v: unknown, key: string) => {
-    if (typeof v === 'string') {
-      const m = /^\s*\[\[([^[\]]+)\]\]\s*$/.exec(v);
-      if (m) {
-        const bar = m[1].indexOf('|');
-        const link = (bar < 0 ? m[1] : m[1].slice(0, bar)).trim();
-        out.push({ key, link, original: v.trim(), displayText: bar < 0 ? link : m[1].slice(bar + 1).trim() });
-      }
-    } else if (Array.isArray(v)) v.forEach((x, i) => visit(x, `${key}.${i}`));
-  };
-  for (const [k, v] of Object.entries(data)) visit(v, k);
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Fast path for the frontmatter most notes have (`key: scalar`, `key: [a, b]`, `key:` + `- item`
-// lines). It returns exactly what the `yaml` package returns for such input, or null for anything it
-// does not fully understand, which then goes to the real YAML parser. (The `yaml` package was most of
-// the parse time on real vaults.) Equivalence is checked by tests against `yaml` itself.
-
-const Y_NULL = /^(?:~|[Nn]ull|NULL)?$/;
-const Y_BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
-const Y_INT = /^[-+]?[0-9]{1,15}$/;
-const Y_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]{1,15}\.[0-9]{0,15})$/;
-const Y_KEY = /^([A-Za-z0-9_\u00c0-\uffff][^:#"'{}\[\],&*!|>%@`\t]*?):(?:[ ]+(.*))?$/;
-const Y_PLAIN_BAD_START = /^[-?:,[\]{}#&*!|>'"%@`]/;
-
-function yamlScalar(raw: string): unknown | undefined {
-  const v = raw.trim();
-  if (Y_NULL.test(v)) return null;
-  const q = v.charCodeAt(0);
-  if (q === 34 || q === 39) {
-    if (v.length < 2 || v.charCodeAt(v.length - 1) !== q) return undefined;
-    const inner = v.slice(1, -1);
-    if (inner.indexOf(String.fromCharCode(q)) >= 0 || inner.indexOf('\\') >= 0) return undefined;
-    return inner;
-  }
-  if (Y_BOOL.test(v)) return v.charCodeAt(0) === 116 || v.charCodeAt(0) === 84;
-  if (Y_INT.test(v)) return v.length > 1 && (v[0] === '0' || (v[1] === '0' && (v[0] === '-' || v[0] === '+'))) ? undefined : parseInt(v, 10);
-  if (Y_FLOAT.test(v)) return undefined; // float formatting/rounding: leave to the real parser
-  if (Y_PLAIN_BAD_START.test(v) || v.indexOf(': ') >= 0 || v.indexOf(' #') >= 0 || v.endsWith(':') || v.indexOf('\t') >= 0) return undefined;
-  if (/^0x[0-9a-fA-F]+$|^0o[0-7]+$|^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$|^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$|^[-+]?[0-9]+$/.test(v)) return undefined; // other numbers
-  if (v === '.inf' || v === '.nan' || /^[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$/.test(v)) return undefined;
-  return v;
-}
-
-function simpleYaml(text: string): Record<string, unknown> | null {
-  const out: Record<string, unknown> = {};
-  const lines = text.split('\n');
-  let listKey: string | null = null;
-  let list: unknown[] | null = null;
-  let listIndent = -1;
-  for (let raw of lines) {
-    if (raw.endsWith('\r')) raw = raw.slice(0, -1);
-    if (raw.trim() === '') continue;
-    const c0 = raw.charCodeAt(0);
-    if (c0 === 35) continue; // comment line
-    if (listKey !== null) {
-      const m = /^( *)-(?: +(.*))?$/.exec(raw);
-      if (m) {
-        if (listIndent < 0) listIndent = m[1].length;
-        if (m[1].length !== listIndent) return null;
-        const itemText = m[2] ?? '';
-        if (itemText.startsWith('- ') || itemText === '-' || itemText.startsWith('[') || itemText.startsWith('{')) return null;
-        if (/^[^'"]*: /.test(itemText) || itemText.endsWith(':')) return null;
-        const val = yamlScalar(itemText);
-        if (val === undefined) return null;
-        list!.push(val);
-        continue;
-      }
-      if (c0 === 32) return null;
-      out[listKey] = list!.length ? list : null;
-      listKey = null; list = null; listIndent = -1;
-    }
-    if (c0 === 32 || c0 === 9) return null; // indented content: nested maps, continuations
-    const km = Y_KEY.exec(raw);
-    if (!km) return null;
-    const key = km[1].trim();
-    if (key === '__proto__' || key === '' || Object.prototype.hasOwnProperty.call(out, key) || key === listKey) return null;
-    const rest = (km[2] ?? '').trim();
-    if (rest === '') { listKey = key; list = []; listIndent = -1; continue; }
-    if (rest.charCodeAt(0) === 91) { // flow sequence of scalars
-      if (!rest.endsWith(']')) return null;
-      const inner = rest.slice(1, -1);
-      if (/[[\]{}]/.test(inner)) return null;
-      if (inner.trim() === '') { out[key] = []; continue; }
-      const items: unknown[] = [];
-      const parts = inner.split(',');
-      for (let i = 0; i < parts.length; i++) {
-        const p = parts[i].trim();
-        if (p === '') { if (i === parts.length - 1 && i > 0) continue; return null; }
-        if (p === '~' || /^(?:null|Null|NULL)$/.test(p)) return null;
-        const val = yamlScalar(p);
-        if (val === undefined || val === null) return null;
-        items.push(val);
-      }
-      out[key] = items;
-      continue;
-    }
-    const val = yamlScalar(rest);
-    if (val === undefined) return null;
-    out[key] = val;
-  }
-  if (listKey !== null) out[listKey] = list!.length ? list : null;
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Block scanning helpers
-
-const HTML_BLOCK_TAGS = new Set('address article aside base basefont blockquote body caption center col colgroup dd details dialog dir div dl dt fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 head header hr html iframe legend li link main menu menuitem nav noframes ol optgroup option p param search section summary table tbody td tfoot th thead title tr track ul'.split(' '));
-const HTML_RAW = /^<(script|pre|style|textarea)(?=[\s>]|$)/i;
-const HTML_OPEN = /^<\/?([a-zA-Z][a-zA-Z0-9-]*)(?=[\s/>]|$)/;
-const HTML_LONE_TAG = /^(?:<[a-zA-Z][a-zA-Z0-9-]*(?:\s+[a-zA-Z_:][\w.:-]*(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*\s*\/?>|<\/[a-zA-Z][a-zA-Z0-9-]*\s*>)\s*$/;
-/** `^id` at the end of [from, to), after whitespace or at `from`; returns [id] like a regex match, or null. */
-function blockIdAt(src: string, from: number, to: number): [string, string] | null {
-  let e = to;
-  while (e > from && (src.charCodeAt(e - 1) === C_SPACE || src.charCodeAt(e - 1) === C_TAB)) e--;
-  let b = e;
-  while (b > from) {
-    const c = src.charCodeAt(b - 1);
-    if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === C_DASH) b--;
-    else break;
-  }
-  if (b === e || b - 1 < from || src.charCodeAt(b - 1) !== C_CARET) return null;
-  const p = b - 2;
-  if (p >= from && src.charCodeAt(p) !== C_SPACE && src.charCodeAt(p) !== C_TAB) return null;
-  const id = src.slice(b, e);
-  return [id, id];
-}
-const BLOCK_ID_ALONE = /^\^([A-Za-z0-9-]+)[ \t]*$/;
-const THEMATIC = /^(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$/;
-const TABLE_DELIM = /^\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
-
-interface ListFrame { markerCol: number; contentCol: number; line: number; item: ListItemCache }
-
-/** Column width of leading whitespace in [from, to), tabs to the next multiple of 4. */
-function indentInfo(src: string, from: number, to: number): { cols: number; end: number } {
-  let cols = 0;
-  let i = from;
-  for (; i < to; i++) {
-    const c = src.charCodeAt(i);
-    if (c === C_SPACE) cols++;
-    else if (c === C_TAB) cols += 4 - (cols % 4);
-    else break;
-  }
-  return { cols, end: i };
-}
-
-// ---------------------------------------------------------------------------------------------
+import { scanInline, type InlineOut, type InlineState } from './inline.js';
+import { frontmatterLinks, simpleYaml } from './frontmatterFast.js';
+import { BLOCK_ID_ALONE, HTML_BLOCK_TAGS, HTML_LONE_TAG, HTML_OPEN, HTML_RAW, TABLE_DELIM, THEMATIC, blockIdAt, indentInfo, isBlankRange, isFenceOfDashes, lineEndOfText, listMarker, stripQuotes, type ListFrame } from './blocks.js';
 
 export function parseMarkdown(src: string): NoteMetadata {
   // Line starts (raw), and per-line content end (excluding \r\n).
@@ -759,7 +304,7 @@ export function parseMarkdown(src: string): NoteMetadata {
     }
 
     // ---- Setext underline / thematic break ----
-    if ((first === C_EQ || first === C_DASH) && ind.cols < 4 && !inQuote && paraLines.length && cur && (cur as Block).type === 'paragraph' && listFirstLine < 0) {
+    if ((first === C_EQ || first === C_DASH) && ind.cols < 4 && !inQuote && paraLines.length && cur && cur.type === 'paragraph' && listFirstLine < 0) {
       let k = ind.end;
       while (k < le && src.charCodeAt(k) === first) k++;
       if (isBlankRange(src, k, le)) {
@@ -782,7 +327,7 @@ export function parseMarkdown(src: string): NoteMetadata {
     }
 
     // ---- List items ----
-    if (item && !(item.ordered && item.start !== 1 && listFirstLine < 0 && cur && (cur as Block).type === 'paragraph') && !(item.empty && listFirstLine < 0 && cur && (cur as Block).type === 'paragraph')) {
+    if (item && !(item.ordered && item.start !== 1 && listFirstLine < 0 && cur && cur.type === 'paragraph') && !(item.empty && listFirstLine < 0 && cur && cur.type === 'paragraph')) {
       const markerCol = ind.cols;
       const contentCol = markerCol + item.width + item.pad;
       if (listFirstLine >= 0) {
@@ -807,7 +352,7 @@ export function parseMarkdown(src: string): NoteMetadata {
       stack.push(frame);
       lastItem = frame;
       lazyOpen = true;
-      if (cur && (cur as Block).type === 'list') { (cur as Block).endLine = n; (cur as Block).endOff = le; }
+      if (cur && cur.type === 'list') { cur.endLine = n; cur.endOff = le; }
       else { flush(); cur = { type: 'list', startLine: n, startOff: ind.end, endLine: n, endOff: le }; }
       scanInline(src, after, le, n, P, st, out);
       continue;
@@ -822,7 +367,7 @@ export function parseMarkdown(src: string): NoteMetadata {
           const bid = blockIdAt(src, ind.end, le);
           if (bid) { lastItem.item.id = bid[1]; blocks[bid[1].toLowerCase()] = { id: bid[1], position: lastItem.item.position }; }
         }
-        if (cur && (cur as Block).type === 'list') { (cur as Block).endLine = n; (cur as Block).endOff = le; }
+        if (cur && cur.type === 'list') { cur.endLine = n; cur.endOff = le; }
         else { flush(); cur = { type: 'list', startLine: n, startOff: ind.end, endLine: n, endOff: le }; }
         scanInline(src, ind.end, le, n, P, st, out);
         continue;
@@ -834,8 +379,8 @@ export function parseMarkdown(src: string): NoteMetadata {
     let type: string;
     if (inQuote) {
       const isCallout = q.depth > 0 && src.charCodeAt(cs) === C_LBRACK && src.charCodeAt(cs + 1) === C_BANG;
-      type = isCallout ? 'callout' : cur && ((cur as Block).type === 'callout') ? 'callout' : 'blockquote';
-      if (isCallout && cur && (cur as Block).type === 'callout') flush(); // a new callout starts
+      type = isCallout ? 'callout' : cur && (cur.type === 'callout') ? 'callout' : 'blockquote';
+      if (isCallout && cur && cur.type === 'callout') flush(); // a new callout starts
       paraLines = [];
       // Lists inside quotes/callouts: record items (parents relative to this quote).
       const qi = listMarker(src, ind.end, le);
@@ -858,11 +403,11 @@ export function parseMarkdown(src: string): NoteMetadata {
       } else if (isBlankRange(src, cs, le)) { quoteList.first = -1; }
     } else {
       quoteList.first = -1;
-      if (first === C_PIPE || (cur && (cur as Block).type === 'table' && find(src, '|', ind.end, le) >= 0) || (find(src, '|', ind.end, le) >= 0 && n + 1 < nLines && TABLE_DELIM.test(src.slice(lineStarts[n + 1], lineEnd(n + 1)).trim()) && find(src, '-', lineStarts[n + 1], lineEnd(n + 1)) >= 0)) type = 'table';
+      if (first === C_PIPE || (cur && cur.type === 'table' && find(src, '|', ind.end, le) >= 0) || (find(src, '|', ind.end, le) >= 0 && n + 1 < nLines && TABLE_DELIM.test(src.slice(lineStarts[n + 1], lineEnd(n + 1)).trim()) && find(src, '-', lineStarts[n + 1], lineEnd(n + 1)) >= 0)) type = 'table';
       else if (first === C_LBRACK && src.charCodeAt(ind.end + 1) === C_CARET && /^\[\^[^\]]+\]:/.test(src.slice(ind.end, le))) type = 'footnoteDefinition';
-      else type = cur && (cur as Block).type === 'footnoteDefinition' && !wasBlank ? 'footnoteDefinition' : 'paragraph';
+      else type = cur && cur.type === 'footnoteDefinition' && !wasBlank ? 'footnoteDefinition' : 'paragraph';
     }
-    if (type === 'paragraph' && cur && (cur as Block).type !== 'paragraph') flush();
+    if (type === 'paragraph' && cur && cur.type !== 'paragraph') flush();
     open(type, n, inQuote ? ls : ind.end, le);
     if (type === 'paragraph' && !inQuote) paraLines.push(n); else paraLines = [];
     scanInline(src, inQuote ? cs : ind.end, le, n, P, st, out);
@@ -880,69 +425,8 @@ export function parseMarkdown(src: string): NoteMetadata {
   if (out.embeds.length) meta.embeds = out.embeds;
   if (listItems.length) meta.listItems = listItems;
   if (sections.length) meta.sections = sections.sort((a, b) => a.position.start.offset - b.position.start.offset);
-  for (const k in blocks) { meta.blocks = blocks; break; }
+  if (Object.keys(blocks).length) meta.blocks = blocks;
   return meta;
-}
-
-function isFenceOfDashes(src: string, from: number, to: number): boolean {
-  if (to - from < 3 || src.charCodeAt(from) !== C_DASH || src.charCodeAt(from + 1) !== C_DASH || src.charCodeAt(from + 2) !== C_DASH) return false;
-  return isBlankRange(src, from + 3, to);
-}
-
-function isBlankRange(src: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const c = src.charCodeAt(i);
-    if (c !== C_SPACE && c !== C_TAB) return false;
-  }
-  return true;
-}
-
-/** Strips up to `max` block-quote markers (`>` with up to 3 spaces before and one optional space after). */
-function stripQuotes(src: string, from: number, to: number, max: number): { depth: number; start: number } {
-  let depth = 0;
-  let i = from;
-  while (depth < max) {
-    let k = i;
-    let sp = 0;
-    while (k < to && src.charCodeAt(k) === C_SPACE && sp < 3) { k++; sp++; }
-    if (k >= to || src.charCodeAt(k) !== C_GT) break;
-    k++;
-    if (src.charCodeAt(k) === C_SPACE || src.charCodeAt(k) === C_TAB) k++;
-    i = k;
-    depth++;
-  }
-  return { depth, start: i };
-}
-
-interface Marker { kind: string; ordered: boolean; start: number; width: number; pad: number; empty: boolean }
-
-/** A list marker at `i`: `-`, `*`, `+`, or 1–9 digits then `.`/`)`, followed by a space/tab or end of line. */
-function listMarker(src: string, i: number, to: number): Marker | null {
-  const c = src.charCodeAt(i);
-  let width: number;
-  let kind: string;
-  let ordered = false;
-  let start = 0;
-  if (c === C_DASH || c === C_STAR || c === C_PLUS) { width = 1; kind = src[i]; }
-  else if (c >= C_0 && c <= C_9) {
-    let k = i;
-    while (k < to && k - i < 10 && src.charCodeAt(k) >= C_0 && src.charCodeAt(k) <= C_9) k++;
-    const d = src.charCodeAt(k);
-    if (k - i > 9 || (d !== C_DOT && d !== C_RPAREN)) return null;
-    width = k - i + 1; kind = src[k]; ordered = true; start = Number(src.slice(i, k));
-  } else return null;
-  const j = i + width;
-  if (j < to) {
-    const d = src.charCodeAt(j);
-    if (d !== C_SPACE && d !== C_TAB) return null;
-  }
-  let k = j;
-  while (k < to && (src.charCodeAt(k) === C_SPACE || src.charCodeAt(k) === C_TAB)) k++;
-  const empty = k >= to;
-  let pad = k - j;
-  if (empty) pad = Math.min(pad, 1);
-  else if (pad > 4) pad = 1;
-  return { kind, ordered, start, width, pad, empty };
 }
 
 /** True when a fence opener has no closer: section edits refuse such notes rather than guess. */
@@ -961,12 +445,5 @@ export function hasUnclosedFence(src: string): boolean {
   const last = lines[lines.length - 1].replace(/^[ \t>]*/, '');
   const m = /^(`{3,}|~{3,})[ \t]*$/.exec(last);
   return !(m && m[1][0] === open[1][0] && m[1].length >= open[1].length);
-}
-
-function lineEndOfText(src: string): number {
-  let e = src.length;
-  if (src.endsWith('\n')) e--;
-  if (src.charCodeAt(e - 1) === 13) e--;
-  return e;
 }
 export const __simpleYamlForTests = simpleYaml;

@@ -8,10 +8,15 @@ import { parseMarkdown } from '../../core/markdown/parse.js';
 import { LinkIndex, resolveLinkpath, linkpathOf, linkNameKeys, nameKeyOf } from '../../core/markdown/links.js';
 import { isNotePath, dirname } from '../../core/paths.js';
 import { scanVault } from './scan.js';
+import { Containment, missing, samePlacement } from '../containment.js';
+import { BirthTimes } from './birthTimes.js';
 import { FsDataStore } from '../fsDataStore.js';
+import { DEFAULT_CONFIG_DIR } from '../configDir.js';
 import { NodeWriter } from './nodeWriter.js';
+import { clearTimeout, setTimeout } from 'node:timers';
 
-interface Entry { stat: FileStat; disk: string }
+/** `real`: see Located.real (undefined = its own real location). */
+interface Entry { stat: FileStat; disk: string; real: string | null | undefined; ino: number }
 
 export interface NodeHostOptions {
   dataDir?: string;
@@ -21,6 +26,8 @@ export interface NodeHostOptions {
   /** Watch the folder for outside changes (default true). */
   watch?: boolean;
   debounceMs?: number;
+  /** Absolute outside folders a symlink may lead into (setting symlinkAllowedFolders; read at start). */
+  allowedOutside?: () => readonly string[];
 }
 
 export class NodeHost implements VaultHost {
@@ -30,6 +37,12 @@ export class NodeHost implements VaultHost {
   readonly data: DataStore;
   readonly cache: DataStore;
   readonly writer: NodeWriter = new NodeWriter(this);
+  /** The symlink rule (host/containment.ts). */
+  readonly contain: Containment;
+  /** Real folders of allow-listed outside trees already followed (a loop is walked once). */
+  private readonly outsideFolders = new Set<string>();
+  /** Creation times kept across edits and moves (temp + rename gives a file a new birth time). */
+  private readonly births: BirthTimes;
   private readonly entries = new Map<string, Entry>();
   private readonly folderSet = new Set<string>();
   private readonly meta = new Map<string, NoteMetadata>();
@@ -55,9 +68,11 @@ export class NodeHost implements VaultHost {
 
   constructor(readonly basePath: string, private readonly opts: NodeHostOptions = {}) {
     this.name = pathBasename(basePath);
-    this.configDir = opts.configDir ?? '.obsidian';
+    this.configDir = opts.configDir ?? DEFAULT_CONFIG_DIR;
     this.data = new FsDataStore(opts.dataDir ?? join(basePath, this.configDir, 'plugins', 'vault-mcp-server'));
     this.cache = opts.cacheDir && opts.cacheDir !== this.data.dir ? new FsDataStore(opts.cacheDir) : this.data;
+    this.births = new BirthTimes(this.data);
+    this.contain = new Containment(basePath, { allowedOutside: opts.allowedOutside, forbidden: () => [this.data.dir, this.cache.dir] });
   }
 
   ready(): Promise<void> {
@@ -66,10 +81,12 @@ export class NodeHost implements VaultHost {
   }
 
   private async initialScan(): Promise<void> {
-    const { files, folders } = await scanVault(this.basePath);
+    await this.births.load();
+    const { files, folders } = await scanVault(this.basePath, this.contain, { disk: '', outside: false, visited: this.outsideFolders });
     for (const f of folders) this.folderSet.add(f);
     for (const f of files) {
-      this.entries.set(f.rel, { stat: { path: f.rel, size: f.size, mtime: f.mtime, ctime: f.ctime }, disk: f.disk });
+      const ctime = this.births.scanned(f.rel, f.ino, f.ctime);
+      this.entries.set(f.rel, { stat: { path: f.rel, size: f.size, mtime: f.mtime, ctime }, disk: f.disk, real: f.real, ino: f.ino });
       this.linkIndex.add(f.rel); // before the first full pass: nothing to mark
       if (isNotePath(f.rel)) this.pending.add(f.rel);
     }
@@ -88,7 +105,7 @@ export class NodeHost implements VaultHost {
     const e = this.entries.get(path);
     if (!e) { this.pending.delete(path); return; }
     try {
-      const text = await fs.readFile(join(this.basePath, e.disk), 'utf8');
+      const text = await fs.readFile(await this.checkedDisk(path), 'utf8');
       this.meta.set(path, parseMarkdown(text));
     } catch {
       this.meta.delete(path);
@@ -117,6 +134,30 @@ export class NodeHost implements VaultHost {
     return path === '' || this.folderSet.has(path.normalize('NFC'));
   }
 
+  /**
+   * Where a visible path really is when a symlink is on its way: the vault path of a file symlink's
+   * target inside the vault, null inside an allow-listed outside folder, undefined when the path is
+   * its own real location (ScopedVault checks a confined key's root against it).
+   */
+  realPathOf(path: string): string | null | undefined {
+    return this.entries.get(path.normalize('NFC'))?.real;
+  }
+
+  /**
+   * The real disk path to read for `path`, resolved now: a path whose real location no longer agrees
+   * with what the scan admitted (a symlink retargeted, a folder swapped for a link) reads as missing.
+   */
+  private async checkedDisk(path: string): Promise<string> {
+    const rel = path.normalize('NFC');
+    const e = this.entries.get(rel);
+    const hit = await this.contain.place(join(this.basePath, e ? e.disk : rel));
+    if (!hit || !samePlacement(hit.placement, rel, e?.real)) {
+      if (e) void this.refresh(rel).catch(() => undefined);
+      throw missing(rel);
+    }
+    return hit.real;
+  }
+
   /** Absolute disk path of a vault path (existing spelling when the file exists). */
   diskPath(path: string): string {
     const e = this.entries.get(path.normalize('NFC'));
@@ -124,11 +165,11 @@ export class NodeHost implements VaultHost {
   }
 
   async readBytes(path: string): Promise<Uint8Array> {
-    return new Uint8Array(await fs.readFile(this.diskPath(path)));
+    return new Uint8Array(await fs.readFile(await this.checkedDisk(path)));
   }
 
   async readText(path: string): Promise<string> {
-    return fs.readFile(this.diskPath(path), 'utf8');
+    return fs.readFile(await this.checkedDisk(path), 'utf8');
   }
 
   metadata(path: string): NoteMetadata | null {
@@ -259,19 +300,15 @@ export class NodeHost implements VaultHost {
   async refresh(path: string, diskRel?: string): Promise<void> {
     const rel = path.normalize('NFC');
     const disk = diskRel ?? this.entries.get(rel)?.disk ?? rel;
-    let st;
-    try {
-      st = await fs.lstat(join(this.basePath, disk));
-      if (st.isSymbolicLink()) st = await fs.stat(join(this.basePath, disk));
-    } catch {
-      st = null;
-    }
+    // The symlink rule decides what the path is: a followed folder, an admitted file, or nothing.
+    const loc = await this.contain.locate(rel, disk);
     const before = this.entries.get(rel);
-    if (st && st.isDirectory()) {
-      if (!this.folderSet.has(rel)) { this.folderSet.add(rel); this.addFolders(rel); await this.rescanFolder(rel); }
+    if (loc?.folder) {
+      if (before) await this.drop(rel);
+      if (!this.folderSet.has(rel)) { this.folderSet.add(rel); this.addFolders(rel); await this.rescanFolder(disk, loc.real === null); }
       return;
     }
-    if (!st || !st.isFile()) {
+    if (!loc) {
       if (this.folderSet.has(rel)) {
         for (const p of [...this.entries.keys()]) if (p.startsWith(rel + '/')) await this.drop(p);
         for (const f of [...this.folderSet]) if (f === rel || f.startsWith(rel + '/')) this.folderSet.delete(f);
@@ -280,9 +317,13 @@ export class NodeHost implements VaultHost {
       if (before) await this.drop(rel);
       return;
     }
-    const stat: FileStat = { path: rel, size: st.size, mtime: st.mtimeMs, ctime: st.birthtimeMs || st.ctimeMs };
-    if (before && before.stat.size === stat.size && before.stat.mtime === stat.mtime) { this.pending.delete(rel); return; }
-    this.entries.set(rel, { stat, disk });
+    const st = loc.st;
+    const diskCtime = st.birthtimeMs || st.ctimeMs;
+    // A file we already knew keeps its creation time, whatever a re-save did to its inode.
+    const stat: FileStat = { path: rel, size: st.size, mtime: st.mtimeMs, ctime: before ? before.stat.ctime : diskCtime };
+    if (before) this.births.keep(rel, st.ino, stat.ctime, diskCtime);
+    if (before && before.stat.size === stat.size && before.stat.mtime === stat.mtime && before.real === loc.real) { this.pending.delete(rel); return; }
+    this.entries.set(rel, { stat, disk, real: loc.real, ino: st.ino });
     this.addFolders(rel);
     if (!before) this.indexAdd(rel);
     this.emit({ type: before ? 'modify' : 'create', path: rel });
@@ -292,6 +333,26 @@ export class NodeHost implements VaultHost {
       this.emit({ type: 'metadata', path: rel });
     }
     this.emit({ type: 'resolved' });
+  }
+
+  /**
+   * Before a tool answers about `path`: when the disk disagrees with what we hold (a file the
+   * watcher has not reported yet, a re-save, a removal), the path is refreshed now. One stat when
+   * nothing changed; a pending watcher event for the path then finds nothing left to do.
+   */
+  async sync(path: string): Promise<void> {
+    const rel = path.normalize('NFC');
+    const e = this.entries.get(rel);
+    const st = await fs.stat(join(this.basePath, e ? e.disk : rel)).catch(() => null);
+    if (e) {
+      if (!st || !st.isFile() || st.size !== e.stat.size || st.mtimeMs !== e.stat.mtime) await this.refresh(rel);
+      return;
+    }
+    if (this.folderSet.has(rel)) {
+      if (!st || !st.isDirectory()) await this.refresh(rel);
+      return;
+    }
+    if (st) await this.refresh(rel);
   }
 
   /** Records a rename we performed ourselves, so listeners see one rename instead of delete + create. */
@@ -307,7 +368,10 @@ export class NodeHost implements VaultHost {
     let st;
     try { st = await fs.stat(join(this.basePath, to)); } catch { st = null; }
     if (!st) { if (e) this.emit({ type: 'delete', path: from }); return; }
-    this.entries.set(to, { stat: { path: to, size: st.size, mtime: st.mtimeMs, ctime: e?.stat.ctime ?? st.ctimeMs }, disk: to });
+    const ctime = e?.stat.ctime ?? (st.birthtimeMs || st.ctimeMs);
+    this.entries.set(to, { stat: { path: to, size: st.size, mtime: st.mtimeMs, ctime }, disk: to, real: undefined, ino: st.ino });
+    this.births.forget(from);
+    this.births.keep(to, st.ino, ctime, st.birthtimeMs || st.ctimeMs);
     this.addFolders(to);
     this.indexAdd(to);
     if (m && isNotePath(to)) { this.meta.set(to, m); this.rowChanged(to); } // a note renamed to a non-note has no metadata
@@ -318,6 +382,7 @@ export class NodeHost implements VaultHost {
 
   private async drop(rel: string): Promise<void> {
     this.entries.delete(rel);
+    this.births.forget(rel);
     this.meta.delete(rel);
     this.rowChanged(rel);
     this.pending.delete(rel);
@@ -326,10 +391,11 @@ export class NodeHost implements VaultHost {
     this.emit({ type: 'resolved' });
   }
 
-  private async rescanFolder(rel: string): Promise<void> {
-    const { files, folders } = await scanVault(join(this.basePath, rel));
-    for (const f of folders) this.folderSet.add(`${rel}/${f}`);
-    for (const f of files) await this.refresh(`${rel}/${f.rel}`, `${rel}/${f.disk}`);
+  /** A folder that appeared (disk spelling `disk`): every file in it is admitted by the same rule. */
+  private async rescanFolder(disk: string, outside: boolean): Promise<void> {
+    const { files, folders } = await scanVault(this.basePath, this.contain, { disk, outside, visited: this.outsideFolders });
+    for (const f of folders) this.folderSet.add(f);
+    for (const f of files) await this.refresh(f.rel, f.disk);
   }
 
   private startWatcher(): void {
@@ -357,5 +423,6 @@ export class NodeHost implements VaultHost {
     this.watcher?.close();
     for (const t of this.debounce.values()) clearTimeout(t);
     this.debounce.clear();
+    await this.births.save();
   }
 }

@@ -6,7 +6,7 @@
 // call returns, so the caller's next read, listing and search see it.
 import { promises as fs, constants as C } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { join, dirname as pathDirname, basename as pathBasename, sep } from 'node:path';
+import { join, dirname as pathDirname, basename as pathBasename, relative, sep } from 'node:path';
 import type { FileStat } from '../port.js';
 import { WriteError, type Check, type ProcessResult, type RenameResult, type VaultWriter } from '../writer.js';
 import { PathLocks } from '../pathLock.js';
@@ -53,18 +53,60 @@ export class NodeWriter implements VaultWriter {
     return this.host.stat(path) || this.host.isFolder(path) ? this.host.diskPath(path) : join(this.host.basePath, path);
   }
 
-  /** The folder a write lands in must really be inside the vault (no symlinked folder leading out). */
+  /** Vault-relative disk spelling of a path (the existing spelling when the host knows it). */
+  private diskRel(path: string): string {
+    return relative(this.host.basePath, this.abs(path)).split(sep).join('/');
+  }
+
+  /**
+   * Writes never follow a symbolic link in ANY component. Checks, from the vault root down, every
+   * component of `path` that exists: none may be a symlink, every one but the last must be a folder.
+   * Creates nothing; returns how many leading components exist (all of them = the path exists).
+   */
+  private async walk(path: string): Promise<number> {
+    const parts = this.diskRel(path).split('/');
+    let abs = this.host.basePath;
+    for (let i = 0; i < parts.length; i++) {
+      abs = join(abs, parts[i]);
+      let st;
+      try { st = await fs.lstat(abs); } catch (e) { if (code(e) === 'ENOENT' || code(e) === 'ENOTDIR') return i; throw e; }
+      const at = parts.slice(0, i + 1).join('/').normalize('NFC');
+      if (st.isSymbolicLink()) {
+        throw new WriteError('symlink', i === parts.length - 1 ? `"${at}" is a symbolic link; writes never follow one` : `"${at}" (a folder on the way to "${path}") is a symbolic link; writes never follow one`, at);
+      }
+      if (i < parts.length - 1 && !st.isDirectory()) throw new WriteError('not_file', `"${at}" is a file, not a folder`, at);
+    }
+    return parts.length;
+  }
+
+  /** Last guard before publishing: the folder's real path is exactly the vault's folder (nothing swapped in meanwhile). */
   private async checkInside(absDir: string, path: string): Promise<void> {
     this.realBase ??= await fs.realpath(this.host.basePath);
-    const real = await fs.realpath(absDir);
-    if (real !== this.realBase && !real.startsWith(this.realBase + sep)) {
-      throw new WriteError('outside', `the folder of "${path}" resolves outside the vault (a symbolic link); writes never leave the vault`, path);
+    const real = await fs.realpath(absDir).catch(() => null);
+    const want = join(this.realBase, relative(this.host.basePath, absDir));
+    if (real === null || real.normalize('NFC') !== want.normalize('NFC')) {
+      throw new WriteError('outside', `the folder of "${path}" is not where it should be in the vault (a symbolic link?); writes never leave the vault`, path);
     }
   }
 
-  private async ensureDir(absDir: string, path: string): Promise<void> {
-    await fs.mkdir(absDir, { recursive: true });
-    await this.checkInside(absDir, path);
+  /**
+   * Creates the missing parent folders of `path` one at a time, AFTER walk() checked the existing
+   * ones (no mkdir -p of anything a symlink leads to), then re-checks the folder's real path.
+   */
+  private async ensureParents(path: string): Promise<number> {
+    const existing = await this.walk(path);
+    const parts = this.diskRel(path).split('/');
+    let abs = this.host.basePath;
+    for (let i = 0; i < parts.length - 1; i++) {
+      abs = join(abs, parts[i]);
+      if (i < existing) continue;
+      try { await fs.mkdir(abs); } catch (e) { if (code(e) !== 'EEXIST') throw e; }
+      const st = await fs.lstat(abs);
+      if (st.isSymbolicLink() || !st.isDirectory()) throw new WriteError('outside', `"${parts.slice(0, i + 1).join('/')}" changed while the folder was being created; nothing was written`, path);
+    }
+    const dir = pathDirname(join(this.host.basePath, parts.join('/')));
+    await this.checkInside(dir, path);
+    return existing;
   }
 
   private async lstatFile(abs: string, path: string): Promise<import('node:fs').Stats | null> {
@@ -117,7 +159,7 @@ export class NodeWriter implements VaultWriter {
       if (this.host.stat(path) || this.host.isFolder(path)) throw new WriteError('exists', `"${path}" already exists`, path);
       const abs = join(this.host.basePath, path);
       const dir = pathDirname(abs);
-      await this.ensureDir(dir, path);
+      if ((await this.ensureParents(path)) === path.split('/').length) throw new WriteError('exists', `"${path}" already exists`, path);
       const tmp = await this.stage(abs, toBytes(data));
       await this.publishNew(tmp, abs, path);
       await fsyncDir(dir);
@@ -151,6 +193,7 @@ export class NodeWriter implements VaultWriter {
   async process(path: string, fn: (current: Uint8Array) => Uint8Array | string | null): Promise<ProcessResult> {
     return this.locks.run([path], async () => {
       const abs = this.abs(path);
+      await this.walk(path);
       const st = await this.lstatFile(abs, path);
       if (!st) throw new WriteError('missing', `"${path}" does not exist`, path);
       const before = new Uint8Array(await fs.readFile(abs));
@@ -167,7 +210,8 @@ export class NodeWriter implements VaultWriter {
     return this.locks.run([path], async () => {
       if (this.host.isFolder(path)) throw new WriteError('not_file', `"${path}" is a folder`, path);
       const abs = this.abs(path);
-      const st = await this.lstatFile(abs, path);
+      const exists = (await this.walk(path)) === path.split('/').length;
+      const st = exists ? await this.lstatFile(abs, path) : null;
       if (st) {
         if (!opts.overwrite) throw new WriteError('exists', `"${path}" already exists`, path);
         const before = new Uint8Array(await fs.readFile(abs));
@@ -177,7 +221,7 @@ export class NodeWriter implements VaultWriter {
       }
       opts.check?.(null);
       const dir = pathDirname(abs);
-      await this.ensureDir(dir, path);
+      await this.ensureParents(path);
       const tmp = await this.stage(abs, data);
       await this.publishNew(tmp, abs, path);
       await fsyncDir(dir);
@@ -191,6 +235,8 @@ export class NodeWriter implements VaultWriter {
       const isDir = this.host.isFolder(from);
       const src = this.abs(from);
       const dst = join(this.host.basePath, to);
+      if ((await this.walk(from)) < from.split('/').length) throw new WriteError('missing', `"${from}" does not exist`, from);
+      if ((await this.walk(to)) === to.split('/').length) throw new WriteError('exists', `"${to}" already exists`, to);
       if (this.host.stat(to) || this.host.isFolder(to) || (await fs.lstat(dst).then(() => true, () => false))) {
         throw new WriteError('exists', `"${to}" already exists`, to);
       }
@@ -199,7 +245,7 @@ export class NodeWriter implements VaultWriter {
       if (st.isSymbolicLink()) throw new WriteError('symlink', `"${from}" is a symbolic link; move the file it points to instead`, from);
       if (opts.check && st.isFile()) opts.check(new Uint8Array(await fs.readFile(src)));
       await this.checkInside(pathDirname(src), from);
-      await this.ensureDir(pathDirname(dst), to);
+      await this.ensureParents(to);
       if (!isDir && !st.isDirectory()) {
         // link + unlink: fails instead of replacing when the destination appeared meanwhile.
         let linked = false;
@@ -231,11 +277,14 @@ export class NodeWriter implements VaultWriter {
   async trash(path: string, check?: Check): Promise<string> {
     return this.locks.run([path], async () => {
       const abs = this.abs(path);
+      await this.walk(path);
       const st = await this.lstatFile(abs, path);
       if (!st) throw new WriteError('missing', `"${path}" does not exist`, path);
+      await this.checkInside(pathDirname(abs), path);
       check?.(new Uint8Array(await fs.readFile(abs)));
       const trashAbs = join(this.host.basePath, TRASH_DIR);
-      await fs.mkdir(trashAbs, { recursive: true });
+      // .trash must be a real folder of the vault: created here if missing, never followed if a symlink.
+      await fs.mkdir(trashAbs).catch((e) => { if (code(e) !== 'EEXIST') throw e; });
       const tst = await fs.lstat(trashAbs);
       if (!tst.isDirectory()) throw new WriteError('outside', `${TRASH_DIR} in the vault is not a folder (a symbolic link?); nothing was moved`, path);
       for (let attempt = 0; ; attempt++) {
@@ -259,27 +308,33 @@ export class NodeWriter implements VaultWriter {
     });
   }
 
-  async remove(path: string, check?: Check): Promise<void> {
+  async remove(path: string, check?: Check): Promise<null> {
     return this.locks.run([path], async () => {
       const abs = this.abs(path);
+      await this.walk(path);
       const st = await this.lstatFile(abs, path);
       if (!st) throw new WriteError('missing', `"${path}" does not exist`, path);
+      await this.checkInside(pathDirname(abs), path);
       check?.(new Uint8Array(await fs.readFile(abs)));
       await fs.unlink(abs);
       await fsyncDir(pathDirname(abs));
       await this.host.refresh(path);
+      return null;
     });
   }
 
   async mkdir(path: string): Promise<void> {
-    const abs = join(this.host.basePath, path);
-    await this.ensureDir(abs, path);
+    if ((await this.ensureParents(path)) < path.split('/').length) {
+      const abs = join(this.host.basePath, path);
+      try { await fs.mkdir(abs); } catch (e) { if (code(e) !== 'EEXIST') throw e; }
+      await this.walk(path);
+    }
     await this.host.refresh(path, path);
   }
 
   async removeEmptyFolder(path: string): Promise<boolean> {
     const abs = this.abs(path);
-    try { await fs.rmdir(abs); } catch { return false; }
+    try { await this.walk(path); await fs.rmdir(abs); } catch { return false; }
     await fsyncDir(pathDirname(abs));
     await this.host.refresh(path);
     return true;

@@ -1,0 +1,207 @@
+// Symlinks never lead out (headless host). Every symlink of the layout (files and folders; to
+// outside, into dot-folders and the data folder, out of a key's root, loops, dangling), and the
+// same kinds created while the server runs (seen by the real watcher), are attacked through every
+// tool family: reads, lists, search, graph, downloads, writes, moves, deletes and the trash. A
+// refused path must answer exactly like a missing one, leak nothing, and change nothing on disk.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { symlinkSync, existsSync, readFileSync } from 'node:fs';
+import { connect, call, refusalCode, textOf } from '../../helpers/server.js';
+import { Category, report } from './report.js';
+import { makeLayout, serve, snapshot, changed, leaks, sameAsMissing, REFUSED_FILES, REFUSED_FOLDERS } from './fixture.js';
+
+const READ_TOOLS: [string, string, Record<string, unknown>][] = [
+  ['read_note', 'path', {}], ['read_file', 'path', {}], ['read_file', 'path', { hash_only: true }], ['get_toc', 'path', {}],
+  ['get_links', 'path', {}], ['get_backlinks', 'path', {}], ['get_context', 'path', {}], ['request_download', 'path', {}],
+];
+const WRITE_TOOLS: [string, string, Record<string, unknown>][] = [
+  ['edit_note', 'path', { content: 'x', append: true }], ['set_frontmatter', 'path', { updates: { a: 1 } }],
+  ['delete_note', 'path', {}], ['delete_note', 'path', { permanent: true }], ['delete_file', 'path', {}], ['delete_file', 'path', { permanent: true }],
+  ['move_note', 'from_path', { to_path: 'Team/moved-away.md' }],
+];
+
+async function attack(url: string, key: string, cat: Category, label: string): Promise<void> {
+  const c = await connect(url, key);
+  try {
+    for (const p of REFUSED_FILES) {
+      for (const [tool, arg, extra] of [...READ_TOOLS, ...WRITE_TOOLS]) {
+        await cat.attempt(`${label} ${tool}(${p})`, async () => { const bad = await sameAsMissing(c, tool, extra, arg, p); assert.equal(bad, null, bad ?? ''); });
+      }
+    }
+    for (const f of REFUSED_FOLDERS) {
+      for (const tool of ['list_notes', 'list_files']) {
+        await cat.attempt(`${label} ${tool}(folder=${f})`, async () => { const bad = await sameAsMissing(c, tool, {}, 'folder', f); assert.equal(bad, null, bad ?? ''); });
+      }
+    }
+    // Listings, search and graph never show a refused path or an outside word.
+    const listings: [string, Record<string, unknown>][] = [
+      ['list_notes', { limit: 500 }], ['list_files', { folder: '', recursive: true, limit: 500 }], ['list_files', { folder: 'Team', recursive: true, limit: 500 }],
+      ['list_folders', {}], ['get_recent', {}], ['stats', {}], ['get_tags', {}], ['keyword_search', { query: 'OUTSIDESECRETWORD' }],
+      ['keyword_search', { query: 'OUTSIDEDEEPWORD DOTFOLDERWORD HIDDENOUTSIDEWORD' }], ['keyword_search', { query: 'plan team' }],
+      ['get_broken_links', {}], ['find_orphans', {}], ['get_most_linked', {}], ['list_tasks', {}], ['get_neighborhood', { path: 'Team/Plan.md' }],
+    ];
+    for (const [tool, args] of listings) {
+      await cat.attempt(`${label} ${tool}`, async () => {
+        const r = await call(c, tool, args);
+        assert.equal(r.isError, undefined, textOf(r));
+        const text = JSON.stringify(r.structuredContent);
+        assert.deepEqual(leaks(r, String(args.query ?? '')), [], `${tool} leaked`);
+        for (const p of [...REFUSED_FILES, ...REFUSED_FOLDERS]) assert.ok(!text.includes(`"${p}"`) && !text.includes(`"${p}/`), `${tool} lists ${p}`);
+      });
+    }
+    // Creating through a symlinked folder (outside, into .obsidian) is refused before anything is made.
+    const creates: [string, Record<string, unknown>][] = [
+      ['create_note', { path: 'Team/outdir/new.md', content: 'x' }], ['create_note', { path: 'Team/outdir/made/deeper/new.md', content: 'x' }],
+      ['create_note', { path: 'Team/dotdir/plugins/vault-mcp-server/evil.md', content: 'x' }],
+      ['write_file', { path: 'Team/dotdir/plugins/vault-mcp-server/keys.json', content: '{"version":1,"keys":[]}', encoding: 'text', overwrite: true }],
+      ['write_file', { path: 'Team/dotdir/newdir/x.bin', content: 'eA==' }], ['write_file', { path: 'Team/privdir/planted.bin', content: 'eA==' }],
+      ['write_file', { path: 'Team/leak.png', content: 'eA==', overwrite: true }], ['create_note', { path: 'Team/loop/Sub/x.md', content: 'x' }],
+      ['move_note', { from_path: 'Team/Notes.md', to_path: 'Team/outdir/Notes.md' }], ['move_note', { from_path: 'Team/Notes.md', to_path: 'Team/dotdir/Notes.md' }],
+      ['move_note', { from_path: 'Team/Notes.md', to_path: 'Team/privdir/made/Notes.md' }], ['move_folder', { from_dir: 'Team/Sub', to_dir: 'Team/outdir/Sub' }],
+      ['move_folder', { from_dir: 'Team/outdir', to_dir: 'Team/Stolen' }], ['request_upload', { path: 'Team/dotdir/plugins/vault-mcp-server/keys.json', overwrite: true }],
+      ['create_note', { path: 'Team/dangling.md', content: 'x' }],
+    ];
+    for (const [tool, args] of creates) {
+      await cat.attempt(`${label} ${tool}(${JSON.stringify(args)})`, async () => {
+        const r = await call(c, tool, args);
+        if (tool === 'request_upload' && !r.isError) {
+          // A minted link must still not land: the upload is refused by the writer.
+          const token = /#t=(\S+)$/.exec(r.structuredContent!.url)![1];
+          const up = await fetch(new URL('/transfer/upload', url), { method: 'PUT', headers: { Authorization: `Bearer ${token}` }, body: '{"version":1,"keys":[]}' });
+          assert.ok(up.status >= 400, `upload through a symlinked folder answered ${up.status}`);
+          return;
+        }
+        assert.ok(r.isError, `${tool} succeeded: ${textOf(r)}`);
+        assert.ok(['invalid_path', 'not_found', 'permission_denied', 'already_exists', 'invalid_argument'].includes(refusalCode(r)!), textOf(r));
+        assert.ok(!/\/tmp\/|EACCES|ENOENT|errno/.test(textOf(r)), `absolute path or errno in: ${textOf(r)}`);
+      });
+    }
+  } finally { await c.close(); }
+}
+
+test('symlinks never lead out: every tool family, whole-vault, confined and read keys', { timeout: 240_000 }, async () => {
+  const { vault, outside, other } = makeLayout();
+  const cat = new Category('symlinks');
+  const before = { vault: snapshot(vault), outside: snapshot(outside), other: snapshot(other) };
+  const t = await serve(vault);
+  try {
+    const rw = await t.key({ name: 'rw', scope: 'readwrite' });
+    const team = await t.key({ name: 'team', scope: 'readwrite', root: 'Team' });
+    const ro = await t.key({ name: 'ro', scope: 'read' });
+    await attack(t.url, rw, cat, 'rw');
+    await attack(t.url, team, cat, 'team');
+    await attack(t.url, ro, cat, 'read');
+    // What stays allowed: a file symlink whose real location is inside the vault (and the root).
+    const c = await connect(t.url, rw);
+    const k = await connect(t.url, team);
+    await cat.attempt('rw reads notes-link.md (real location inside the vault)', async () => {
+      const r = await call(c, 'read_note', { path: 'notes-link.md' });
+      assert.equal(r.isError, undefined, textOf(r));
+      assert.match(r.structuredContent!.content ?? textOf(r), /Meeting notes/);
+    });
+    await cat.attempt('team does not see notes-link.md (outside its root)', async () => assert.equal(refusalCode(await call(k, 'read_note', { path: 'notes-link.md' })), 'not_found'));
+    await cat.attempt('team reads Team/Sub/alias.md (real location inside its root)', async () => {
+      const r = await call(k, 'read_note', { path: 'Team/Sub/alias.md' });
+      assert.equal(r.isError, undefined, textOf(r));
+    });
+    await cat.attempt('rw reads Team/escape.md (inside the vault), team does not', async () => {
+      assert.equal((await call(c, 'read_note', { path: 'Team/escape.md' })).isError, undefined);
+      const bad = await sameAsMissing(k, 'read_note', {}, 'path', 'Team/escape.md');
+      assert.equal(bad, null, bad ?? '');
+      const s = await call(k, 'keyword_search', { query: 'nightjarvalue secretbodytext zanzibarquux' });
+      assert.ok(!JSON.stringify(s.structuredContent).includes('escape'), 'team search finds the escaping link');
+      const links = await call(k, 'get_links', { path: 'Team/Plan.md' });
+      const targets = (links.structuredContent!.links as { target: string | null }[]).map((l) => l.target);
+      assert.ok(!targets.some((x) => x && (x.startsWith('Private/') || x.includes('escape'))), JSON.stringify(targets));
+    });
+    await cat.attempt('writes never follow an in-vault file symlink either', async () => {
+      const r = await call(c, 'edit_note', { path: 'notes-link.md', content: 'x', append: true });
+      assert.equal(refusalCode(r), 'invalid_path', textOf(r));
+    });
+    await c.close();
+    await k.close();
+  } finally { await t.stop(); }
+  // Nothing changed anywhere: not outside, not in .obsidian (keys.json), not the links themselves.
+  const after = { vault: snapshot(vault), outside: snapshot(outside), other: snapshot(other) };
+  for (const where of ['outside', 'other'] as const) cat.check(`${where} folder unchanged`, changed(before[where], after[where]).length === 0, changed(before[where], after[where]).join(', '));
+  const inVault = changed(before.vault, after.vault).filter((l) => !/^added \.trash\/?$|^added \.obsidian\/plugins\/vault-mcp-server\//.test(l));
+  cat.check('vault unchanged (dot-folders included)', inVault.length === 0, inVault.join(', '));
+  report(cat);
+});
+
+test('symlinks created while the server runs are not followed by the watcher', { timeout: 120_000 }, async () => {
+  const { vault, outside } = makeLayout();
+  const cat = new Category('symlinks created while running');
+  const t = await serve(vault, {}, { watch: true });
+  try {
+    const rw = await t.key({ name: 'rw', scope: 'readwrite' });
+    const c = await connect(t.url, rw);
+    symlinkSync(outside, join(vault, 'Late'));
+    symlinkSync(join(outside, 'secret.md'), join(vault, 'Team/late.md'));
+    symlinkSync(join(vault, '.obsidian'), join(vault, 'LateDot'));
+    await new Promise((r) => setTimeout(r, 600)); // several debounce periods: the watcher has acted
+    for (const p of ['Late/secret.md', 'Late/sub/deep.md', 'Team/late.md', 'LateDot/app.json', 'LateDot/plugins/vault-mcp-server/keys.json']) {
+      for (const [tool, arg, extra] of [...READ_TOOLS, ...WRITE_TOOLS]) {
+        await cat.attempt(`${tool}(${p})`, async () => { const bad = await sameAsMissing(c, tool, extra, arg, p); assert.equal(bad, null, bad ?? ''); });
+      }
+    }
+    for (const [tool, args] of [['list_files', { folder: '', recursive: true, limit: 500 }], ['list_folders', {}], ['keyword_search', { query: 'OUTSIDESECRETWORD OUTSIDEDEEPWORD' }]] as [string, Record<string, unknown>][]) {
+      await cat.attempt(`${tool} after the links appeared`, async () => {
+        const r = await call(c, tool, args);
+        assert.deepEqual(leaks(r, String(args.query ?? '')), []);
+        assert.ok(!/"Late|"LateDot|late\.md/.test(JSON.stringify(r.structuredContent)), JSON.stringify(r.structuredContent).slice(0, 300));
+      });
+    }
+    for (const [tool, args] of [['create_note', { path: 'LateDot/plugins/vault-mcp-server/x.md', content: 'x' }], ['write_file', { path: 'Late/planted.bin', content: 'eA==' }], ['delete_file', { path: 'Late/image.png', permanent: true }]] as [string, Record<string, unknown>][]) {
+      await cat.attempt(`${tool}(${String(args.path)})`, async () => assert.ok((await call(c, tool, args)).isError));
+    }
+    cat.check('outside files still there', existsSync(join(outside, 'image.png')) && existsSync(join(outside, 'secret.md')) && !existsSync(join(outside, 'planted.bin')));
+    cat.check('keys.json untouched', readFileSync(join(vault, '.obsidian/plugins/vault-mcp-server/keys.json'), 'utf8') === '{"version":1,"keys":[]}\n');
+    await c.close();
+  } finally { await t.stop(); }
+  report(cat);
+});
+
+test('opt-in: an allow-listed outside folder is readable through its symlink, read-only, dot-folders still hidden', { timeout: 120_000 }, async () => {
+  const { vault, outside, other } = makeLayout();
+  const cat = new Category('symlink opt-in');
+  const before = snapshot(outside);
+  const t = await serve(vault, { symlinkAllowedFolders: [outside] });
+  try {
+    const rw = await t.key({ name: 'rw', scope: 'readwrite' });
+    const team = await t.key({ name: 'team', scope: 'readwrite', root: 'Team' });
+    for (const [label, key] of [['rw', rw], ['team', team]] as const) {
+      const c = await connect(t.url, key);
+      await cat.attempt(`${label} reads Team/outdir/secret.md`, async () => {
+        const r = await call(c, 'read_note', { path: 'Team/outdir/secret.md' });
+        assert.equal(r.isError, undefined, textOf(r));
+        assert.match(JSON.stringify(r.structuredContent), /OUTSIDESECRETWORD/);
+      });
+      await cat.attempt(`${label} reads Team/leak.md (file link into the allowed folder)`, async () => assert.equal((await call(c, 'read_note', { path: 'Team/leak.md' })).isError, undefined));
+      await cat.attempt(`${label} finds it by keyword`, async () => {
+        const r = await call(c, 'keyword_search', { query: 'OUTSIDEDEEPWORD' });
+        assert.match(JSON.stringify(r.structuredContent), /Team\/outdir\/sub\/deep\.md/);
+      });
+      await cat.attempt(`${label} lists the allowed folder`, async () => {
+        const r = await call(c, 'list_files', { folder: 'Team/outdir', recursive: true });
+        assert.deepEqual(r.structuredContent!.files.map((f: { path: string }) => f.path).sort(), ['Team/outdir/image.png', 'Team/outdir/secret.md', 'Team/outdir/sub/deep.md']);
+      });
+      for (const p of ['Team/hiddendir/h.md', 'otherdir/other.md', 'Team/dotdir/app.json', 'Team/privdir/Secret.md']) {
+        await cat.attempt(`${label} still refused: ${p}`, async () => { const bad = await sameAsMissing(c, 'read_note', {}, 'path', p); assert.equal(bad, null, bad ?? ''); });
+      }
+      for (const [tool, args] of [['edit_note', { path: 'Team/outdir/secret.md', content: 'x', append: true }], ['create_note', { path: 'Team/outdir/new.md', content: 'x' }],
+        ['delete_note', { path: 'Team/outdir/secret.md', permanent: true }], ['delete_file', { path: 'Team/outdir/image.png' }], ['move_note', { from_path: 'Team/outdir/secret.md', to_path: 'Team/got.md' }],
+        ['write_file', { path: 'Team/outdir/image.png', content: 'eA==', overwrite: true }]] as [string, Record<string, unknown>][]) {
+        await cat.attempt(`${label} ${tool} in the allowed folder is refused (read-only)`, async () => {
+          const r = await call(c, tool, args);
+          assert.equal(refusalCode(r), 'invalid_path', textOf(r));
+        });
+      }
+      await c.close();
+    }
+  } finally { await t.stop(); }
+  cat.check('allowed folder unchanged', changed(before, snapshot(outside)).length === 0, changed(before, snapshot(outside)).join(', '));
+  void other;
+  report(cat);
+});
