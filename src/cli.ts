@@ -13,6 +13,7 @@ import { cacheInVault, moveCaches, vaultCacheDir } from './host/cacheDir.js';
 import { settingFlags } from './cli/flags.js';
 import { extraCommands } from './cli/commands.js';
 import { VERSION } from './version.js';
+import { DEFAULT_CONFIG_DIR } from './host/configDir.js';
 
 const USAGE = `Vault MCP Server ${VERSION}
 
@@ -46,14 +47,14 @@ export function vaultDir(v: string | undefined): string {
 }
 
 export function dataDirOf(vault: string, explicit?: string): string {
-  return explicit ? resolve(explicit) : join(vault, '.obsidian', 'plugins', 'vault-mcp-server');
+  return explicit ? resolve(explicit) : join(vault, DEFAULT_CONFIG_DIR, 'plugins', 'vault-mcp-server');
 }
 
 function loadPluginSettings(dataDir: string): Partial<Settings> {
   const f = join(dataDir, 'data.json');
   if (!existsSync(f)) return {};
   try {
-    const d = JSON.parse(readFileSync(f, 'utf8'));
+    const d = JSON.parse(readFileSync(f, 'utf8')) as { settings?: Partial<Settings> } | null;
     return d && typeof d === 'object' && d.settings ? d.settings : {};
   } catch {
     fail(`${f} is not valid JSON; fix it or move it away.`);

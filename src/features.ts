@@ -10,9 +10,11 @@ import { changesFeature } from './changes/feature.js';
 import { jobsFeature } from './jobs/feature.js';
 import { transferFeature } from './transfer/feature.js';
 import { gitFeature } from './git/feature.js';
+import { freshnessFeature } from './freshness/feature.js';
 
 export const features: Feature[] = [];
 features.push(limitsFeature, auditFeature); // first: their middleware sees every call before other features'
+features.push(freshnessFeature); // then: the paths a call names are checked against the disk before it runs
 features.push(keywordFeature); // before semantic: hybrid search uses it
 features.push(semanticFeature);
 features.push(jobsFeature); // background jobs: runAsJob / get_job_result (src/jobs/jobs.ts)

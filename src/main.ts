@@ -300,7 +300,7 @@ export default class VaultMcpPlugin extends Plugin implements SettingsController
     } catch (e) {
       const locked = e instanceof server.ServeLockError;
       const message = locked
-        ? `Vault MCP Server did not start: ${(e as Error).message} To stop the headless server, press Ctrl+C in the terminal running "node dist/cli.js serve" (or end that process), then run "Vault MCP Server: Start server".`
+        ? `Vault MCP Server did not start: ${(e).message} To stop the headless server, press Ctrl+C in the terminal running "node dist/cli.js serve" (or end that process), then run "Vault MCP Server: Start server".`
         : `Vault MCP Server did not start: ${(e as Error).message}`;
       this.setState(locked ? { kind: 'locked', message } : { kind: 'error', message });
       new Notice(message, NOTICE_MS);

@@ -11,5 +11,5 @@ export const DEFAULT_SETTINGS: Settings = {
 
 /** Saved or partial settings completed with every default, old names migrated. */
 export function withDefaults(partial: Partial<Settings> | undefined | null): Settings {
-  return migrateSettings({ ...DEFAULT_SETTINGS, ...(partial ?? {}) } as Settings, partial);
+  return migrateSettings({ ...DEFAULT_SETTINGS, ...(partial ?? {}) }, partial);
 }

@@ -6,6 +6,8 @@ import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FsDataStore } from '../host/fsDataStore.js';
 import { ACTIVE, matches, parseLines, readAllEntries, type AuditEntry, type AuditFilter } from './log.js';
+import { setTimeout } from 'node:timers';
+import { DEFAULT_CONFIG_DIR } from '../host/configDir.js';
 
 export function formatEntry(e: AuditEntry): string {
   const t = new Date(e.t).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -30,7 +32,7 @@ export async function auditCommand(argv: string[]): Promise<void> {
   if (!values.vault) die('--vault DIR is required (the folder that holds your notes).');
   const vault = resolve(String(values.vault));
   if (!existsSync(vault) || !statSync(vault).isDirectory()) die(`--vault ${values.vault}: no such folder.`);
-  const dataDir = values['data-dir'] ? resolve(String(values['data-dir'])) : join(vault, '.obsidian', 'plugins', 'vault-mcp-server');
+  const dataDir = values['data-dir'] ? resolve(String(values['data-dir'])) : join(vault, DEFAULT_CONFIG_DIR, 'plugins', 'vault-mcp-server');
   const data = new FsDataStore(dataDir);
   const f: AuditFilter = {};
   if (values.key) f.key = String(values.key);

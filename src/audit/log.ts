@@ -57,7 +57,7 @@ export function parseLines(text: string): AuditEntry[] {
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
     try {
-      const e = JSON.parse(line);
+      const e = JSON.parse(line) as Partial<AuditEntry> | null;
       if (e && typeof e.t === 'number' && typeof e.tool === 'string') out.push(e as AuditEntry);
     } catch { /* a torn last line after a crash */ }
   }
@@ -68,8 +68,8 @@ const decode = (b: Uint8Array | null) => (b ? new TextDecoder().decode(b) : '');
 
 export async function readIndex(data: DataStore): Promise<Segment[]> {
   try {
-    const parsed = JSON.parse(decode(await data.read(INDEX)) || '{}');
-    return Array.isArray(parsed.segments) ? parsed.segments : [];
+    const parsed = JSON.parse(decode(await data.read(INDEX)) || '{}') as { segments?: unknown };
+    return Array.isArray(parsed.segments) ? (parsed.segments as Segment[]) : [];
   } catch {
     return [];
   }

@@ -21,6 +21,7 @@ import {
   cursorOf, diffState, feedText, pairMoves, parseCursor, parseFeed, retain,
   type ChangeEvent, type ChangeKind, type NoteState, type StateFile,
 } from './feed.js';
+import { clearTimeout, setTimeout } from 'node:timers';
 
 export const FEED_FILE = 'changes.jsonl';
 export const STATE_FILE = 'changes-state.json';
@@ -243,7 +244,7 @@ export class ChangeService {
   }
 
   private push(e: Omit<ChangeEvent, 'n' | 't'>, t = this.now()): ChangeEvent {
-    const ev: ChangeEvent = { n: ++this.seq, t, ...e } as ChangeEvent;
+    const ev: ChangeEvent = { n: ++this.seq, t, ...e };
     this.events.push(ev);
     this.pendingLines.push(JSON.stringify(ev) + '\n');
     this.scheduleAppend();

@@ -52,7 +52,7 @@ interface Span { start: number; end: number; w: number }
 function spans(text: string, from: number, to: number): Span[] {
   const out: Span[] = [];
   const slice = text.slice(from, to);
-  for (const m of slice.matchAll(TOKEN_RE)) out.push({ start: from + m.index!, end: from + m.index! + m[0].length, w: weight(m[0]) });
+  for (const m of slice.matchAll(TOKEN_RE)) out.push({ start: from + m.index, end: from + m.index + m[0].length, w: weight(m[0]) });
   return out;
 }
 

@@ -8,7 +8,7 @@ export function encodeCursor(value: Record<string, unknown>): string {
 
 export function decodeCursor<T extends Record<string, unknown>>(cursor: string, kind: string): T {
   try {
-    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { k?: unknown } | null;
     if (v && typeof v === 'object' && v.k === kind) return v as T;
   } catch { /* fall through */ }
   refuse('invalid_argument', `The cursor is not one this tool returned; drop it to start from the first page, or pass the next_cursor of the previous page unchanged.`);

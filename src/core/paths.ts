@@ -3,12 +3,16 @@
 // Output is NFC, '/'-separated, without leading or trailing slashes.
 import { refuse } from './errors.js';
 
-const CONTROL = /[\u0000-\u001f\u007f]/;
+/** A C0 control character or DEL (code points 0–31, 127). */
+function hasControl(s: string): boolean {
+  for (let i = 0; i < s.length; i++) { const c = s.charCodeAt(i); if (c < 32 || c === 127) return true; }
+  return false;
+}
 const DRIVE = /^[a-zA-Z]:/;
 
 function components(raw: string, what: string): string[] {
   if (typeof raw !== 'string') refuse('invalid_path', `The ${what} must be a string.`);
-  if (CONTROL.test(raw)) refuse('invalid_path', `The ${what} contains a control character; remove it and retry.`);
+  if (hasControl(raw)) refuse('invalid_path', `The ${what} contains a control character; remove it and retry.`);
   const s = raw.normalize('NFC').replace(/\\/g, '/');
   if (DRIVE.test(s) || s.startsWith('//')) {
     refuse('invalid_path', `"${raw}" is an absolute path; give a path relative to the vault root, e.g. "Projects/Plan.md".`);

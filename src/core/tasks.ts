@@ -118,13 +118,13 @@ export function parseTaskLine(line: string): ParsedTask | null {
   if (bid) { out.block_id = bid[1]; rest = rest.slice(0, bid.index); }
 
   // Dataview inline fields: [key:: value] and (key:: value).
-  rest = rest.replace(/\[([^\[\]():]+?)::[ \t]*([^\]]*?)[ \t]*\]|\(([^\[\]():]+?)::[ \t]*([^)]*?)[ \t]*\)/g, (all, k1, v1, k2, v2) => {
+  rest = rest.replace(/\[([^[\]():]+?)::[ \t]*([^\]]*?)[ \t]*\]|\(([^[\]():]+?)::[ \t]*([^)]*?)[ \t]*\)/g, (all, k1, v1, k2, v2) => {
     const key = String(k1 ?? k2).trim().toLowerCase();
     const value = String(v1 ?? v2).trim();
     out.fields[key] = value;
     const target = DATAVIEW_MAP[key.replace(/[\s_-]/g, '')];
     if (target === 'priority') out.priority ??= priorityWord(value);
-    else if (target === 'recurrence' || target === 'id') (out[target] as string | null) ??= value || null;
+    else if (target === 'recurrence' || target === 'id') (out[target]) ??= value || null;
     else if (target === 'depends_on') { if (!out.depends_on.length) out.depends_on = value.split(',').map((s) => s.trim()).filter(Boolean); }
     else if (target) {
       const d = value.slice(0, 10);

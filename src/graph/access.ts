@@ -6,6 +6,7 @@ import { GraphService, refsOf, type LinkRef } from './service.js';
 import type { LinkGraph } from './linkGraph.js';
 import { isNotePath, normalizeFilePath } from '../core/paths.js';
 import { TaskService } from '../tasks/service.js';
+import { setTimeout } from 'node:timers';
 
 export function graphService(ctx: ToolContext): GraphService {
   let g = ctx.deps.services.graph;

@@ -2,6 +2,7 @@
 // the CLI share keys, indexes and logs. Writes are atomic: temp file, fsync, rename, fsync the folder.
 import { promises as fs } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { setTimeout } from 'node:timers';
 import { join } from 'node:path';
 import type { DataStore } from './port.js';
 

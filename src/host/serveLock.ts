@@ -26,7 +26,7 @@ export async function acquireServeLock(dataDir: string, info: LockInfo): Promise
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       let cur: LockInfo | null = null;
-      try { cur = JSON.parse(await fs.readFile(file, 'utf8')); } catch { /* unreadable: stale */ }
+      try { cur = JSON.parse(await fs.readFile(file, 'utf8')) as LockInfo; } catch { /* unreadable: stale */ }
       if (cur && cur.pid !== info.pid && alive(cur.pid)) {
         throw new ServeLockError(`This vault is already being served by ${cur.host === 'obsidian' ? 'the Obsidian plugin' : 'a headless server'} (pid ${cur.pid}${cur.url ? `, ${cur.url}` : ''}). Stop that one first, or connect your client to it.`);
       }

@@ -55,8 +55,9 @@ export interface VaultWriter {
   rename(from: string, to: string, opts?: { updateLinks?: boolean; check?: Check }): Promise<RenameResult>;
   /** Soft delete; returns where it went ('.trash/…' headless, a description in Obsidian). */
   trash(path: string, check?: Check): Promise<string>;
-  /** Permanent delete of a file. */
-  remove(path: string, check?: Check): Promise<void>;
+  /** Permanent delete of a file: null. In Obsidian the user's "Deleted files" setting still decides,
+   *  so the answer can be where it went (as from trash). */
+  remove(path: string, check?: Check): Promise<string | null>;
   /** Creates a folder (and its parents); no error when it exists. */
   mkdir(path: string): Promise<void>;
   /** Removes an empty folder; false when it is not empty or not there. */

@@ -1,13 +1,14 @@
 // MCP sessions: one transport + server per session, bound to the key that opened it, closed when idle.
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Caller } from '../mcp/tool.js';
+import { clearInterval, setInterval } from 'node:timers';
 
 export interface Session {
   id: string;
   keyId: string;
   transport: StreamableHTTPServerTransport;
-  server: Server;
+  server: McpServer;
   lastSeen: number;
   /** The caller the session's server was built with; refreshed from the key record on every request. */
   caller?: Caller;

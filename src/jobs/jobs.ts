@@ -22,6 +22,7 @@
 import { z } from 'zod';
 import type { ServerDeps, ToolContext, ToolResult } from '../mcp/tool.js';
 import { JobStore, asRefusal, retryAfter, type JobHandle, type Working } from './store.js';
+import { clearTimeout, setTimeout } from 'node:timers';
 
 export { JobStore, JOB_RETENTION_MS, MAX_RUNNING_PER_KEY, retryAfter, type JobHandle, type JobView, type Working } from './store.js';
 
@@ -67,7 +68,7 @@ export function workingResult(tool: string, id: string, runningMs: number, progr
 
 export async function runAsJob<O>(ctx: ToolContext, name: string, work: (job: JobHandle) => Promise<ToolResult<O>>, opts: JobOptions<O> = {}): Promise<ToolResult<O>> {
   const store = jobStore(ctx.deps);
-  const job = store.begin(ctx.caller.keyId, name, work as (job: JobHandle) => Promise<ToolResult<unknown>>, opts.share);
+  const job = store.begin(ctx.caller.keyId, name, work, opts.share);
   // A call cancelled before it is promoted takes its (unshared) work with it.
   const cancel = () => { if (job.finished === null && !opts.share) job.run.controller.abort(new Error('the call was cancelled')); };
   ctx.signal.addEventListener('abort', cancel, { once: true });

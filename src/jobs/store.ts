@@ -2,6 +2,7 @@
 // How tools use it (runAsJob, the soft deadline, the working answer): src/jobs/jobs.ts.
 import type { ToolResult } from '../mcp/contract.js';
 import { Refusal, refuse } from '../core/errors.js';
+import { clearTimeout, setTimeout } from 'node:timers';
 
 export const JOB_RETENTION_MS = 60 * 60 * 1000;
 export const MAX_RUNNING_PER_KEY = 8;

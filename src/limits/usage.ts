@@ -4,6 +4,7 @@
 // count outcomes (refusals by the limits included), so the chart shows refusals apart.
 import type { DataStore } from '../host/port.js';
 import { dayKey, lastDays } from './day.js';
+import { clearTimeout, setTimeout } from 'node:timers';
 
 const FILE = 'usage.json';
 const KEEP_DAYS = 35;
@@ -31,7 +32,7 @@ export class UsageStore {
     const bytes = await this.data.read(FILE).catch(() => null);
     if (!bytes) return;
     try {
-      const parsed = JSON.parse(new TextDecoder().decode(bytes));
+      const parsed = JSON.parse(new TextDecoder().decode(bytes)) as { days?: unknown } | null;
       if (parsed && typeof parsed.days === 'object' && parsed.days) this.days = parsed.days as Days;
     } catch { /* a damaged counter file starts afresh; the audit log still has the history */ }
   }

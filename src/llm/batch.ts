@@ -49,18 +49,19 @@ export function packBatches<T>(items: T[], size: (t: T) => number, budget: numbe
 export async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T, i: number) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
-  let failed: unknown = null;
+  // A holder, not a local: workers assign it from their own closures.
+  const state: { failed: Error | null } = { failed: null };
   const worker = async () => {
-    while (next < items.length && failed === null) {
+    while (next < items.length && state.failed === null) {
       const i = next++;
       try {
         out[i] = await fn(items[i], i);
       } catch (e) {
-        if (failed === null) failed = e ?? new Error('failed');
+        state.failed ??= e instanceof Error ? e : new Error(typeof e === 'string' ? e : 'a batch failed');
       }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  if (failed !== null) throw failed;
+  if (state.failed) throw state.failed;
   return out;
 }

@@ -2,7 +2,9 @@
 // Ollama, LM Studio, vLLM, llama.cpp server… Every call has a time limit; errors carry the HTTP
 // status and a short, redacted excerpt of the backend's message, never the API key or the URL's
 // credentials/query. The transport is injected (fetch headless, Obsidian's requestUrl in the app).
-import { fetchTransport, type Transport } from './transport.js';
+// Node's timers: this runs headless too, where there is no window (in the app Electron has both).
+import { clearTimeout, setTimeout } from 'node:timers';
+import type { Transport } from './transport.js';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -93,10 +95,10 @@ function stripThinking(s: string): string {
   return s.replace(/<think>[\s\S]*?<\/think>/g, '').trim();
 }
 
-export async function chat(cfg: LlmConfig, messages: ChatMessage[], opts: { signal?: AbortSignal; transport?: Transport } = {}): Promise<ChatReply> {
+export async function chat(cfg: LlmConfig, messages: ChatMessage[], opts: { signal?: AbortSignal; transport: Transport }): Promise<ChatReply> {
   const url = chatCompletionsUrl(cfg.url);
   const shown = endpointDisplay(cfg.url);
-  const transport = opts.transport ?? fetchTransport;
+  const transport = opts.transport;
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => { timedOut = true; controller.abort(); }, Math.max(1, cfg.timeoutMs));
@@ -134,7 +136,7 @@ export async function chat(cfg: LlmConfig, messages: ChatMessage[], opts: { sign
     }
     let j: { choices?: { message?: { content?: unknown }; finish_reason?: unknown }[] };
     try {
-      j = JSON.parse(res.text);
+      j = JSON.parse(res.text) as typeof j;
     } catch {
       throw new LlmError('bad_response', `The language model at ${shown} did not answer with JSON; is this an OpenAI-compatible endpoint (…/v1)?`, res.status);
     }

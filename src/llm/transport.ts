@@ -1,4 +1,4 @@
-// How a chat request leaves the process. Headless: global fetch (Node 20+), abortable. In Obsidian:
+// How a chat request leaves the process. Headless: node's http(s) (nodeTransport.ts), abortable. In Obsidian:
 // the app's requestUrl, which is not subject to CORS (a local Ollama or LM Studio server usually
 // does not allow the app://obsidian.md origin) but cannot be aborted, so client.ts races it against
 // the time limit. Streaming is not needed: the whole answer is used at once.
@@ -12,11 +12,6 @@ export interface TransportRequest {
 }
 
 export type Transport = (req: TransportRequest) => Promise<{ status: number; text: string }>;
-
-export const fetchTransport: Transport = async (req) => {
-  const res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal: req.signal, redirect: 'error' });
-  return { status: res.status, text: await res.text() };
-};
 
 /** The subset of Obsidian's requestUrl used here (passed in, so this file never imports obsidian). */
 export type RequestUrlFn = (req: { url: string; method?: string; contentType?: string; body?: string; headers?: Record<string, string>; throw?: boolean }) => Promise<{ status: number; text: string }>;

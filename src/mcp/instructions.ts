@@ -8,7 +8,7 @@ export function serverInstructions(deps: ServerDeps): string {
     `This server exposes the Obsidian vault "${deps.host.name}": the user's own markdown notes, shared memory between the user and agents.`,
     'Call get_vault_guide first: it has Obsidian syntax and the vault\'s own rules (CLAUDE.md / AGENTS.md).',
     'Find notes with keyword_search (exact words, titles, identifiers) or semantic_search / hybrid_search (paraphrased questions) when listed; browse with list_notes, list_folders, get_tags; read with read_note (use section= or offset= for long notes).',
-    'Paths are vault-relative ("Projects/Plan.md"); hidden folders (.obsidian, .git, .trash) are out of reach.',
+    'Paths are vault-relative ("Projects/Plan.md"); hidden folders (any name starting with a dot: the app\'s config folder, .git, .trash) are out of reach.',
   ];
   if (!s.readOnly) {
     lines.push('Writing: read first, then pass the content_hash you got as expected_hash so a stale edit is refused instead of overwriting the user\'s changes; prefer targeted edits (find=, section=, append=) over full replaces, and dry_run=true to preview. Deletes go to the trash.');

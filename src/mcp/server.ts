@@ -1,7 +1,7 @@
-// buildServer(deps, caller): one low-level MCP Server per session, with only the tools this caller may
+// buildServer(deps, caller): one MCP server per session (the SDK's McpServer, its protocol handlers ours), with only the tools this caller may
 // use. All calls pass through `dispatch`, the single place for argument validation, permission checks,
 // middleware (limits, audit) and result shaping.
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ServerDeps } from './tool.js';
@@ -74,7 +74,7 @@ export async function dispatch(deps: ServerDeps, caller: Caller, tools: ToolDef[
     const checked = tool.output.safeParse(out.structured);
     if (!checked.success) throw new Error(`output of ${name} does not match its schema: ${zodMessage(checked.error)}`);
     result = {
-      structuredContent: checked.data as Record<string, unknown>,
+      structuredContent: checked.data,
       content: [{ type: 'text', text: out.text ?? JSON.stringify(checked.data) }, ...(out.extra ?? [])],
     };
     if (out.meta) result._meta = out.meta;
@@ -92,7 +92,7 @@ export async function dispatch(deps: ServerDeps, caller: Caller, tools: ToolDef[
  * caller), else a stand-in named as asked, control characters replaced and cut to 64 characters.
  */
 function recordedTool(name: unknown): ToolDef {
-  return allTools().find((t) => t.name === name) ?? ({ name: String(name).replace(/[\u0000-\u001f\u007f]/g, '?').slice(0, 64), family: 'unknown' } as unknown as ToolDef);
+  return allTools().find((t) => t.name === name) ?? ({ name: Array.from(String(name), (c) => (c < ' ' || c === '\u007f' ? '?' : c)).join('').slice(0, 64), family: 'unknown' } as unknown as ToolDef);
 }
 
 /** Every call is recorded by the middleware (audit, daily counters), refused ones included. */
@@ -120,13 +120,16 @@ export function earlyRefusal(deps: ServerDeps, caller: Caller, name: unknown, ra
   return result;
 }
 
-export function buildServer(deps: ServerDeps, caller: Caller): Server {
-  const server = new Server(
+export function buildServer(deps: ServerDeps, caller: Caller): McpServer {
+  const mcp = new McpServer(
     { name: 'vault-mcp-server', title: 'Vault MCP Server', version: deps.version },
     { capabilities: { tools: { listChanged: true } }, instructions: serverInstructions(deps) },
   );
+  // The SDK's high-level server, with our own tools/list and tools/call on its protocol server: no
+  // tool is registered through registerTool, because dispatch() (above) validates, filters per
+  // caller, runs the middleware and shapes every result itself.
   const tools = () => permittedTools(deps, caller);
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools().map((t) => toolListing(t, deps)) }));
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => dispatch(deps, caller, tools(), req.params.name, req.params.arguments, extra.signal));
-  return server;
+  mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools().map((t) => toolListing(t, deps)) }));
+  mcp.server.setRequestHandler(CallToolRequestSchema, async (req, extra) => dispatch(deps, caller, tools(), req.params.name, req.params.arguments, extra.signal));
+  return mcp;
 }

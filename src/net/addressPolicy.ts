@@ -88,7 +88,7 @@ export function parseIPv6(s: string): number[] | null {
   if (halves.length === 1) return head.length === 8 ? hex(head) : null;
   const fill = 8 - head.length - back.length;
   if (fill < 1) return null;
-  return [...hex(head), ...Array(fill).fill(0), ...hex(back)];
+  return [...hex(head), ...Array<number>(fill).fill(0), ...hex(back)];
 }
 
 function judge4(v: number): Verdict {

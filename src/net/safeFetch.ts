@@ -9,6 +9,7 @@ import { request as httpsRequest } from 'node:https';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
 import { classifyAddress, isLocalName } from './addressPolicy.js';
+import { clearTimeout, setTimeout } from 'node:timers';
 
 export type FetchFailure = 'invalid_url' | 'forbidden_address' | 'too_many_redirects' | 'payload_too_large' | 'timeout' | 'upstream_error' | 'network_error';
 

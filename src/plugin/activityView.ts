@@ -64,7 +64,7 @@ export function drawChart(parent: HTMLElement, data: DayBars[]): void {
 export class ActivityView extends ItemView {
   private filter: AuditFilter = {};
   private off: (() => void)[] = [];
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private timer: number | null = null;
 
   constructor(leaf: WorkspaceLeaf, private readonly deps: () => ServerDeps | null) {
     super(leaf);
@@ -82,7 +82,7 @@ export class ActivityView extends ItemView {
   override async onClose(): Promise<void> {
     for (const f of this.off) f();
     this.off = [];
-    if (this.timer !== null) clearTimeout(this.timer);
+    if (this.timer !== null) window.clearTimeout(this.timer);
     this.timer = null;
   }
 
@@ -100,7 +100,7 @@ export class ActivityView extends ItemView {
     // Re-render at most twice a second however busy the server is.
     this.off.push(audit.onEntry(() => {
       if (this.timer !== null) return;
-      this.timer = setTimeout(() => { this.timer = null; this.render(); }, 500);
+      this.timer = window.setTimeout(() => { this.timer = null; this.render(); }, 500);
     }));
   }
 

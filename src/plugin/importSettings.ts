@@ -14,7 +14,7 @@ export function renderImportSettings(el: HTMLElement, c: { settings: Settings; s
   new Setting(el).setName('Import from the web').setHeading();
   el.createEl('p', { text: IMPORT_DISCLOSURE, cls: 'setting-item-description' });
   new Setting(el)
-    .setName('Allow plain http')
+    .setName('Allow plain HTTP')
     .setDesc('Let import_from_url fetch http:// URLs too (https only when off).')
     .addToggle((t) => t.setValue(cur.importAllowHttp).onChange(async (v) => { c.settings.importAllowHttp = v; await c.saveSettings(); }));
   new Setting(el)

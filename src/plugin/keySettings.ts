@@ -70,7 +70,7 @@ export function renderKeyLimits(el: HTMLElement, c: KeyLimitsController): void {
         .onChange(async (v) => { await update(r.name, { scope: v === 'readwrite' ? 'readwrite' : 'read' }); }));
     let root = r.root ?? '';
     new Setting(box).setName('Root folder').setDesc('Vault-relative folder this key is confined to; empty = the whole vault.')
-      .addText((t) => t.setPlaceholder('(whole vault)').setValue(root).onChange((v) => { root = v; }))
+      .addText((t) => t.setPlaceholder('Whole vault').setValue(root).onChange((v) => { root = v; }))
       .addButton((b) => b.setButtonText('Apply').onClick(async () => {
         let folder = '';
         try { folder = normalizeFolderPath(root, 'root folder'); } catch (e) { new Notice((e as Error).message); return; }
@@ -102,7 +102,7 @@ export function renderKeyLimits(el: HTMLElement, c: KeyLimitsController): void {
 
   new Setting(el).setName('Limits').setHeading();
   const set = async (patch: Partial<Settings>) => { Object.assign(c.settings, patch); await c.saveSettings(); };
-  new Setting(el).setName('Read-only mode').setDesc('No key sees or may call a write tool, whatever its scope (setting readOnly). Applies from the next request.')
+  new Setting(el).setName('Read-only mode').setDesc('No key sees or may call a write tool, whatever its scope (--read-only headless). Applies from the next request.')
     .addToggle((t) => t.setValue(!!c.settings.readOnly).onChange(async (v) => { await set({ readOnly: v }); c.redisplay(); }));
   for (const row of SIZE_ROWS) {
     new Setting(el).setName(row.name).setDesc(`${row.desc} Setting ${row.key}.`)

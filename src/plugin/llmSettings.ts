@@ -86,11 +86,11 @@ export function renderLlmSettings(el: HTMLElement, c: LlmSettingsController, req
     .setDesc('An OpenAI-compatible API base URL, e.g. https://api.openai.com/v1 or http://localhost:11434/v1 (Ollama). Empty = summaries off.')
     .addText((t) => t.setPlaceholder('http://localhost:11434/v1').setValue(s.llmUrl).onChange(async (v) => {
       const url = v.trim();
-      if (!validUrl(url)) { urlSetting.setDesc('Not an http(s) URL yet; the previous endpoint is kept.'); return; }
+      if (!validUrl(url)) { urlSetting.setDesc('Not an HTTP or HTTPS URL yet; the previous endpoint is kept.'); return; }
       urlSetting.setDesc(url ? `Requests go to ${endpointDisplay(chatCompletionsUrl(url))}.` : 'Empty: summaries are off.');
       await set({ llmUrl: url });
     }));
-  new Setting(el).setName('Model').setDesc('The model name at that endpoint, e.g. gpt-4o-mini or llama3.1:8b.')
+  new Setting(el).setName('Model').setDesc('The model name as that endpoint spells it, for example llama3.1:8b for Ollama.')
     .addText((t) => t.setPlaceholder('llama3.1:8b').setValue(s.llmModel).onChange(async (v) => set({ llmModel: v.trim() })));
 
   const secrets = c.secrets;
@@ -118,7 +118,7 @@ export function renderLlmSettings(el: HTMLElement, c: LlmSettingsController, req
   intSetting('Time limit (seconds)', 'How long one request may take before the call is refused with summarize_timeout.', 'llmTimeoutS', 5, 3600);
   intSetting('Answer length (tokens)', 'max_tokens of each answer.', 'llmMaxOutputTokens', 64, 100_000);
 
-  const testSetting = new Setting(el).setName('Test connection').setDesc('Sends one short request ("Reply with OK"; no note content) to the endpoint.');
+  const testSetting = new Setting(el).setName('Test connection').setDesc('Sends one short request asking for OK (no note content) to the endpoint.');
   testSetting.addButton((b) => b.setButtonText('Test').onClick(async () => {
     const now = llmSettings(c.settings);
     if (!now.llmUrl || !now.llmModel) { new Notice('Set the endpoint URL and the model first.'); return; }

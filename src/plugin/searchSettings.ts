@@ -32,15 +32,15 @@ export function unknownLanguages(langs: string[]): string[] {
 
 export function renderSearchSettings(el: HTMLElement, c: SearchSettingsController): void {
   const ks = keywordSettings(c.settings);
-  let timer: ReturnType<typeof setTimeout> | null = null;
+  let timer: number | null = null;
   /** Saves at once; tells the running index after `delayMs` (typing a language must not rebuild per keystroke). */
   const apply = async (patch: Partial<Settings>, delayMs = 0) => {
     Object.assign(c.settings, patch);
     await c.saveSettings();
-    if (timer) clearTimeout(timer);
+    if (timer) window.clearTimeout(timer);
     timer = null;
     if (!delayMs) { c.keyword()?.settingsChanged(); return; }
-    timer = setTimeout(() => { timer = null; c.keyword()?.settingsChanged(); }, delayMs);
+    timer = window.setTimeout(() => { timer = null; c.keyword()?.settingsChanged(); }, delayMs);
     (timer as { unref?: () => void }).unref?.();
   };
   new Setting(el).setName('Keyword search').setHeading();

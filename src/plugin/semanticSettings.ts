@@ -56,7 +56,7 @@ export function renderSemanticSettings(el: HTMLElement, c: SemanticSettingsContr
     try {
       await downloadModel({
         id: wanted, modelsDir, get: requestUrlGet(requestUrl),
-        onProgress: (p) => b.setButtonText(p.total ? `${p.file.split('/').pop()} ${Math.floor((p.received / p.total) * 100)}%` : `${p.done}/${p.files}`),
+        onProgress: (p) => { b.setButtonText(p.total ? `${p.file.split('/').pop()} ${Math.floor((p.received / p.total) * 100)}%` : `${p.done}/${p.files}`); },
       });
       await set({ embeddingModel: wanted, ...(QUERY_PREFIX_HINT[wanted] && !s.embeddingQueryPrefix ? { embeddingQueryPrefix: QUERY_PREFIX_HINT[wanted] } : {}) });
       new Notice(`Downloaded ${wanted}; notes are being embedded in the background.`);
@@ -67,7 +67,7 @@ export function renderSemanticSettings(el: HTMLElement, c: SemanticSettingsContr
 
   new Setting(el).setName('Model folder (advanced)').setDesc('Use a model already on disk instead: an absolute folder in the transformers.js layout (config.json, tokenizer.json, onnx/model_quantized.onnx).')
     .addText((t) => t.setPlaceholder('/path/to/model').setValue(s.embeddingModel.startsWith('/') ? s.embeddingModel : '').onChange(async (v) => { if (v.trim().startsWith('/')) await set({ embeddingModel: v.trim() }); }));
-  new Setting(el).setName('Query prefix').setDesc('Put before every search query, never before notes (bge models want "Represent this sentence for searching relevant passages: ").')
+  new Setting(el).setName('Query prefix').setDesc('Put before every search query, never before notes. Models such as bge want the prefix from their model card; downloading bge-small-en-v1.5 fills it in.')
     .addText((t) => t.setValue(s.embeddingQueryPrefix).onChange(async (v) => set({ embeddingQueryPrefix: v })));
   new Setting(el).setName('Chunk size (tokens)').setDesc('Sections longer than this are split, with overlap. Changing it re-embeds every note.')
     .addText((t) => t.setValue(String(s.embeddingChunkTokens)).onChange(async (v) => { const n = Number(v); if (Number.isInteger(n) && n >= 32 && n <= 512) await set({ embeddingChunkTokens: n }); }));

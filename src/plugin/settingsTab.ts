@@ -71,7 +71,12 @@ export class VaultMcpSettingTab extends PluginSettingTab {
     this.stopSections = null;
   }
 
+  /** Obsidian before 1.13 renders the tab through display() (minAppVersion is 1.11.4). */
   override display(): void {
+    this.render();
+  }
+
+  private render(): void {
     const el = this.containerEl;
     this.stopSections?.();
     this.stopSections = null;
@@ -83,7 +88,7 @@ export class VaultMcpSettingTab extends PluginSettingTab {
     new Setting(el)
       .setName('Serve this vault over MCP')
       .setDesc(statusTooltip(c.state))
-      .addToggle((t) => t.setValue(s.serverEnabled).onChange(async (v) => { await c.setEnabled(v); this.display(); }));
+      .addToggle((t) => t.setValue(s.serverEnabled).onChange(async (v) => { await c.setEnabled(v); this.render(); }));
 
     let port = String(s.port);
     let bind = s.bindAddress;
@@ -105,7 +110,7 @@ export class VaultMcpSettingTab extends PluginSettingTab {
         if (!/^\d+$/.test(port) || n > 65535) { new Notice(`"${port}" is not a port; use a whole number up to 65535 (0 picks a free port at each start).`); return; }
         if (bind === '') { new Notice('The bind address is empty; use 127.0.0.1.'); return; }
         await c.applyNetwork(n, bind);
-        this.display();
+        this.render();
       }));
 
     new Setting(el)
@@ -121,13 +126,13 @@ export class VaultMcpSettingTab extends PluginSettingTab {
     new Setting(el)
       .setName('Keep caches in the vault')
       .setDesc(`The keyword index, vectors, models and the unpacked WASM can all be rebuilt, so they live outside the vault by default and sync or backups do not carry them: now in ${c.cacheDir}. Keys and settings always stay in the plugin folder. Switching moves the files and restarts the server.`)
-      .addToggle((t) => t.setValue(cacheInVault(s)).onChange(async (v) => { await c.setCacheInVault(v); this.display(); }));
+      .addToggle((t) => t.setValue(cacheInVault(s)).onChange(async (v) => { await c.setCacheInVault(v); this.render(); }));
 
     new Setting(el).setName('API keys').setHeading();
     const keysEl = el.createDiv({ cls: 'vmcp-keys' });
     // Per-key restrictions, usage and the limits: rendered once the keys are loaded.
     const limitsEl = el.createDiv({ cls: 'vmcp-limits' });
-    const redisplay = () => this.display();
+    const redisplay = () => this.render();
     const save = () => c.saveSettings();
     this.rendered = this.renderKeys(keysEl)
       .then(() => renderKeyLimits(limitsEl, { settings: s, saveSettings: save, keys: () => c.keys(), deps: () => c.serverDeps(), redisplay, serverState: () => statusTooltip(c.state), toolsListSize: (r) => c.toolsListSize(r) }))
@@ -153,12 +158,12 @@ export class VaultMcpSettingTab extends PluginSettingTab {
       new Setting(el)
         .setName(r.name)
         .setDesc(`${r.scope === 'readwrite' ? 'Read and write' : 'Read only'}${r.root ? ` · folder ${r.root}` : ''} · created ${when(r.created)} · last used ${when(r.lastUsed)}`)
-        .addButton((b) => b.setButtonText('Revoke').setWarning().onClick(async () => {
+        .addButton((b) => b.setButtonText('Revoke').setClass('mod-warning').onClick(async () => {
           // Two clicks: revoking cuts off a client at once and cannot be undone.
           if (!armed) { armed = true; b.setButtonText('Click again to revoke'); return; }
           await c.revokeKey(r.name);
           new Notice(`Revoked key "${r.name}"; clients using it are refused from their next request.`);
-          this.display();
+          this.render();
         }));
     }
 
@@ -166,7 +171,7 @@ export class VaultMcpSettingTab extends PluginSettingTab {
     let scope: 'read' | 'readwrite' = 'read';
     new Setting(el)
       .setName('Create key')
-      .setDesc('Name it after the client (e.g. "claude-code"). Read-only keys cannot change the vault.')
+      .setDesc('Name it after the client that will use it. Read-only keys cannot change the vault.')
       .addText((t) => t.setPlaceholder('claude-code').onChange((v) => { name = v.trim(); }))
       .addDropdown((d) => d.addOption('read', 'Read only').addOption('readwrite', 'Read and write').setValue(scope)
         .onChange((v) => { scope = v === 'readwrite' ? 'readwrite' : 'read'; }))
@@ -178,7 +183,7 @@ export class VaultMcpSettingTab extends PluginSettingTab {
         } catch (e) {
           new Notice((e as Error).message);
         }
-        this.display();
+        this.render();
       }));
 
     const k = c.lastCreatedKey;

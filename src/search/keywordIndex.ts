@@ -429,7 +429,6 @@ async function pageWith(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, analyzer: An
   const { scores, fieldMask, leafMask, matchedAll, touched } = scratch;
   let nt = 0;
   const N = ix._documentCount;
-  const { k, b, d } = BM25;
   const fieldIds = FIELDS.map((f) => ix._fieldIds[f]);
   const expanded: { leaf: number; term: string; data: Map<number, Map<number, number>> }[] = [];
   try {

@@ -10,6 +10,7 @@
 import MiniSearch from 'minisearch';
 import type { Analyzer } from './analyzer.js';
 import { FIELDS, miniSearchOptions, markChanged, type IndexedDoc } from './keywordIndex.js';
+import { setTimeout } from 'node:timers';
 
 interface Meta {
   format: 1;
@@ -41,7 +42,7 @@ interface Internals {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8');
-const NO_FIELDS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+const NO_FIELDS: Record<string, unknown> = Object.freeze({});
 
 /**
  * A posting list (short id → term frequency) read from the file and kept packed: a view of the file's

@@ -19,6 +19,7 @@ import { decodeHeader, decodeIndex, encodeIndex } from './persist.js';
 import { addDoc, createMiniSearch, markChanged, runQueryPage, type Hit, type HitKey, type IndexedDoc } from './keywordIndex.js';
 import type { KeywordRanked, KeywordRanker, KeywordRankOptions } from './types.js';
 import type { IndexStatus } from '../services/status.js';
+import { clearTimeout, setTimeout } from 'node:timers';
 
 export const INDEX_FILE = 'keyword-index.bin';
 /** The JSON file of schema 1 (MiniSearch's own serialization); removed after the first save. */

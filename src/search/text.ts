@@ -25,7 +25,7 @@ const FOLD_CHARS = new RegExp(`[${Object.keys(FOLD_MAP).join('')}]`, 'g');
 // Combining marks removed after NFKD: Latin/Greek/Cyrillic diacritics, Hebrew points and cantillation,
 // Arabic harakat and tatweel. Marks that carry meaning (Devanagari, Thai vowels…) are kept.
 const STRIP_MARKS = /[\u0300-\u036f\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed\u0640]/g;
-const ASCII_SIMPLE = /^[\x00-\x7f]*$/;
+const ASCII_SIMPLE = /^[^\u0080-\uffff]*$/;
 
 /** Case- and diacritic-folded form of a string (lengths may change: use per token). */
 export function fold(s: string): string {

@@ -14,13 +14,19 @@ function normTag(t: string): string {
   return t.replace(/^#/, '').toLowerCase();
 }
 
+/** A string, number, boolean or bigint as text; null for anything else (objects never match as text). */
+function scalarText(v: unknown): string | null {
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint' ? String(v) : null;
+}
+
 function valueMatches(have: unknown, want: unknown): boolean {
   if (Array.isArray(have)) return have.some((h) => valueMatches(h, want));
   if (Array.isArray(want)) return want.every((w) => valueMatches(have, w));
   if (typeof have === 'string' && typeof want === 'string') return have.toLowerCase() === want.toLowerCase();
   if (want === null) return have === null || have === undefined;
   // 3 matches "3", true matches "true": YAML and JSON callers spell scalars differently.
-  return have === want || (have !== null && typeof have !== 'object' && want !== null && typeof want !== 'object' && String(have) === String(want));
+  const a = scalarText(have);
+  return have === want || (a !== null && a === scalarText(want));
 }
 
 /** A predicate over vault paths: visible to the caller, an existing note, and matching every filter. */

@@ -19,6 +19,8 @@ import { ensureOrtWasm, type EmbeddedWasm } from './ortWasm.js';
 import { workerEmbedder, type WorkerChannel } from './workerEmbedder.js';
 import { semanticSettings, type SemanticSettings } from './settings.js';
 import { statSync, promises as fsp } from 'node:fs';
+// Node's timers: the service runs headless too, where there is no window.
+import { clearTimeout, setTimeout } from 'node:timers';
 import { join } from 'node:path';
 
 export const INDEX_FILE = 'semantic-index.bin';

@@ -24,8 +24,8 @@ const body = [
   ...get(3), 0x41, 0x02, 0x74, ...set(7), // dbytes = d << 2
   0x02, 0x40, 0x03, 0x40,
   ...get(5), ...get(2), 0x4f, 0x0d, 0x01, // if r >= rows break
-  ...SIMD(0x0c), ...new Array(16).fill(0), ...set(8),
-  ...SIMD(0x0c), ...new Array(16).fill(0), ...set(9),
+  ...SIMD(0x0c), ...new Array<number>(16).fill(0), ...set(8),
+  ...SIMD(0x0c), ...new Array<number>(16).fill(0), ...set(9),
   0x41, 0x00, ...set(6),
   0x03, 0x40,
   ...get(8), ...load(1, 0), ...load(0, 0), ...SIMD(0xe6), ...SIMD(0xe4), ...set(8),

@@ -5,6 +5,7 @@
 import type { DataStore } from '../host/port.js';
 import { findKey, generateRawKey, hashKey, KEY_NAME, type KeyRecord } from '../core/keys.js';
 import { refuse } from '../core/errors.js';
+import { clearTimeout, setTimeout } from 'node:timers';
 
 const FILE = 'keys.json';
 
@@ -34,8 +35,8 @@ export class KeyStore {
     let list: KeyRecord[] = [];
     if (bytes) {
       try {
-        const parsed = JSON.parse(new TextDecoder().decode(bytes));
-        if (Array.isArray(parsed?.keys)) list = parsed.keys;
+        const parsed = JSON.parse(new TextDecoder().decode(bytes)) as { keys?: unknown } | null;
+        if (Array.isArray(parsed?.keys)) list = parsed.keys as KeyRecord[];
       } catch {
         throw new Error(`${this.data.dir}/${FILE} is not valid JSON; fix or delete it (deleting removes every key).`);
       }

@@ -39,7 +39,7 @@ function jsonSafe(v: unknown, depth = 0): string | null {
   if (v instanceof Map || v instanceof Set) return 'a non-string mapping key or set';
   if (typeof v === 'object') {
     if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return 'a YAML value with no JSON form';
-    for (const x of Object.values(v as object)) { const r = jsonSafe(x, depth + 1); if (r) return r; }
+    for (const x of Object.values(v)) { const r = jsonSafe(x, depth + 1); if (r) return r; }
     return null;
   }
   return `a value of type ${typeof v}`;

@@ -66,12 +66,12 @@ export function asRefusal(e: unknown, path: string): never {
   if (e instanceof Refusal) throw e;
   if (isWriteError(e)) {
     switch (e.reason) {
-      case 'exists': refuse('already_exists', `"${e.path}" already exists; nothing was changed. Pick another path, or change the existing one with edit_note / write_file(overwrite=true).`, { path: e.path });
-      case 'missing': refuse('not_found', `"${e.path}" no longer exists; nothing was changed. List the folder again (list_notes / list_files).`, { path: e.path });
-      case 'changed': refuse('concurrent_write', `"${e.path}" was changed by someone else while this write was in progress; nothing was written. Read it again and retry.`, { path: e.path });
-      case 'symlink': refuse('invalid_path', `"${e.path}" is a symbolic link; write tools never follow or replace one. Write to the file it points to by its own path.`, { path: e.path });
-      case 'not_file': refuse('invalid_argument', `"${e.path}" is not a regular file (a folder?); nothing was changed.`, { path: e.path });
-      case 'outside': refuse('invalid_path', `${e.message}; nothing was written.`, { path: e.path });
+      case 'exists': return refuse('already_exists', `"${e.path}" already exists; nothing was changed. Pick another path, or change the existing one with edit_note / write_file(overwrite=true).`, { path: e.path });
+      case 'missing': return refuse('not_found', `"${e.path}" no longer exists; nothing was changed. List the folder again (list_notes / list_files).`, { path: e.path });
+      case 'changed': return refuse('concurrent_write', `"${e.path}" was changed by someone else while this write was in progress; nothing was written. Read it again and retry.`, { path: e.path });
+      case 'symlink': return refuse('invalid_path', `"${e.path}" is a symbolic link; write tools never follow or replace one. Write to the file it points to by its own path.`, { path: e.path });
+      case 'not_file': return refuse('invalid_argument', `"${e.path}" is not a regular file (a folder?); nothing was changed.`, { path: e.path });
+      case 'outside': return refuse('invalid_path', `${e.message}; nothing was written.`, { path: e.path });
     }
   }
   throw e;

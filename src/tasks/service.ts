@@ -6,6 +6,7 @@
 import type { VaultEvent, VaultHost } from '../host/port.js';
 import { isNotePath } from '../core/paths.js';
 import { tasksOfNote, type NoteTask } from '../core/tasks.js';
+import { setTimeout } from 'node:timers';
 
 const BATCH = 32;
 const INLINE_DRAIN = 64;

@@ -1,5 +1,6 @@
 // The OpenAI-compatible client against the fake backend: endpoint URLs, headers, answers, time
 // limits (also for a transport that cannot abort, like Obsidian's requestUrl) and redaction.
+import { nodeTransport } from '../../src/llm/nodeTransport.js';
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { chat, chatCompletionsUrl, endpointDisplay, redact, LlmError } from '../../src/llm/client.js';
@@ -32,7 +33,7 @@ test('redact removes the key, bearer tokens and sk- style keys', () => {
 
 test('a chat call: body, bearer header, answer text without <think> blocks', async () => {
   llm.replyOverride = () => ({ status: 200, body: JSON.stringify({ choices: [{ message: { content: '<think>hmm</think>\nThe answer.' }, finish_reason: 'length' }] }) });
-  const r = await chat(cfg(), msgs);
+  const r = await chat(cfg(), msgs, { transport: nodeTransport });
   assert.deepEqual(r, { text: 'The answer.', finishReason: 'length' });
   assert.equal(llm.calls[0].headers.authorization, 'Bearer sk-abcdefghijklmnop');
   assert.equal(llm.calls[0].body.max_tokens, 64);
@@ -40,14 +41,14 @@ test('a chat call: body, bearer header, answer text without <think> blocks', asy
 });
 
 test('no key: no authorization header (local backends)', async () => {
-  await chat({ ...cfg(), apiKey: undefined }, msgs);
+  await chat({ ...cfg(), apiKey: undefined }, msgs, { transport: nodeTransport });
   assert.equal(llm.calls[0].headers.authorization, undefined);
 });
 
 test('time limit with fetch and with a requestUrl-like transport that ignores the signal', async () => {
   llm.delayMs = 1000;
   const fast = { ...cfg(), timeoutMs: 150 };
-  await assert.rejects(chat(fast, msgs), (e: LlmError) => e.kind === 'timeout');
+  await assert.rejects(chat(fast, msgs, { transport: nodeTransport }), (e: LlmError) => e.kind === 'timeout');
   let resolved = false;
   const requestUrl = async (req: { url: string; method?: string; contentType?: string; body?: string; headers?: Record<string, string> }) => {
     const res = await fetch(req.url, { method: req.method, headers: { 'content-type': req.contentType ?? '', ...req.headers }, body: req.body });
@@ -62,12 +63,12 @@ test('cancellation by the caller\'s signal', async () => {
   llm.delayMs = 1000;
   const ac = new AbortController();
   setTimeout(() => ac.abort(), 50);
-  await assert.rejects(chat(cfg(), msgs, { signal: ac.signal }), (e: LlmError) => e.kind === 'aborted');
+  await assert.rejects(chat(cfg(), msgs, { signal: ac.signal, transport: nodeTransport }), (e: LlmError) => e.kind === 'aborted');
 });
 
 test('HTTP errors carry the status and a redacted message', async () => {
   llm.fail = { status: 429, body: JSON.stringify({ error: { message: 'slow down sk-abcdefghijklmnop' } }) };
-  await assert.rejects(chat(cfg(), msgs), (e: LlmError) => {
+  await assert.rejects(chat(cfg(), msgs, { transport: nodeTransport }), (e: LlmError) => {
     assert.equal(e.kind, 'http');
     assert.equal(e.status, 429);
     assert.doesNotMatch(e.message, /abcdefghijklmnop/);

@@ -88,6 +88,9 @@ for (const alwaysUpdateLinks of [true, false]) {
       const df = await call(c, 'delete_file', { path: 'Attachments/x.bin', permanent: true });
       assert.equal(df.isError, undefined, textOf(df));
       assert.ok(!s.app.vault.getFileByPath('Attachments/x.bin'));
+      // Even "permanent" follows the user's "Deleted files" setting in the app (here the vault's .trash), and says so.
+      assert.ok(readdirSync(join(s.vault, '.trash')).includes('x.bin'), 'through FileManager.trashFile, not Vault.delete');
+      assert.match(String((df.structuredContent as { trashed_to: string | null }).trashed_to), /\.trash/);
       // move_folder: collision refuses everything.
       const mf = await call(c, 'move_folder', { from_dir: 'Archive', to_dir: 'Moved' });
       assert.equal(mf.isError, undefined, textOf(mf));

@@ -54,7 +54,7 @@ export interface ParsedFrontmatter {
 export function parseFrontmatterYaml(yaml: string): ParsedFrontmatter {
   if (yaml.trim() === '') return { ok: true, data: {} };
   try {
-    const data = parseYaml(yaml, { uniqueKeys: false, prettyErrors: false });
+    const data: unknown = parseYaml(yaml, { uniqueKeys: false, prettyErrors: false });
     if (data === null || data === undefined) return { ok: true, data: {} };
     if (typeof data !== 'object' || Array.isArray(data)) return { ok: false, data: null, error: 'frontmatter is not a key: value mapping' };
     return { ok: true, data: data as Record<string, unknown> };

@@ -2,7 +2,7 @@
 // flow style of untouched keys survive; the body after the block stays byte-identical.
 // Decision: in Obsidian this is applied through Vault.process too, not FileManager.processFrontMatter,
 // because processFrontMatter re-serialises the whole block from a plain object and drops comments.
-import { parseDocument, isScalar, isMap, Scalar, type Document } from 'yaml';
+import { parseDocument, isScalar, isMap, type Document } from 'yaml';
 import { refuse } from '../errors.js';
 import { splitFrontmatter } from './frontmatter.js';
 import { eolOf } from '../edit.js';
@@ -43,8 +43,8 @@ export function setFrontmatter(text: string, updates: Record<string, unknown>, r
     if (Object.prototype.hasOwnProperty.call(current, key) && JSON.stringify(current[key]) === JSON.stringify(value)) continue;
     if (isScalar(before) && isPlainScalarValue(value)) {
       // Keep the node (and its comments); drop a quoting style the new value cannot use.
-      (before as Scalar).value = value;
-      if (typeof value !== 'string') (before as Scalar).type = undefined;
+      (before).value = value;
+      if (typeof value !== 'string') (before).type = undefined;
     } else {
       doc.set(key, doc.createNode(value));
     }

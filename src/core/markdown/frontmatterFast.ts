@@ -31,10 +31,10 @@ const Y_NULL = /^(?:~|[Nn]ull|NULL)?$/;
 const Y_BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
 const Y_INT = /^[-+]?[0-9]{1,15}$/;
 const Y_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]{1,15}\.[0-9]{0,15})$/;
-const Y_KEY = /^([A-Za-z0-9_\u00c0-\uffff][^:#"'{}\[\],&*!|>%@`\t]*?):(?:[ ]+(.*))?$/;
+const Y_KEY = /^([A-Za-z0-9_\u00c0-\uffff][^:#"'{}[\],&*!|>%@`\t]*?):(?:[ ]+(.*))?$/;
 const Y_PLAIN_BAD_START = /^[-?:,[\]{}#&*!|>'"%@`]/;
 
-function yamlScalar(raw: string): unknown | undefined {
+function yamlScalar(raw: string): unknown {
   const v = raw.trim();
   if (Y_NULL.test(v)) return null;
   const q = v.charCodeAt(0);

@@ -27,7 +27,7 @@ export function relativePath(fromDir: string, to: string): string {
   const b = to.split('/');
   let i = 0;
   while (i < a.length && i < b.length - 1 && a[i] === b[i]) i++;
-  return [...Array(a.length - i).fill('..'), ...b.slice(i)].join('/');
+  return [...Array<string>(a.length - i).fill('..'), ...b.slice(i)].join('/');
 }
 
 /** The linkpath to write for `target`, in the style of `oldLinkpath`, that resolves from `sourcePath`. */
@@ -128,7 +128,7 @@ export function rewriteLinks(text: string, sourcePath: string, expected: Map<str
   }
   if (meta.frontmatterPosition) {
     const end = meta.frontmatterPosition.end.offset;
-    const wiki = /\[\[([^\[\]\n]+)\]\]/g;
+    const wiki = /\[\[([^[\]\n]+)\]\]/g;
     const block = text.slice(0, end);
     for (let m = wiki.exec(block); m; m = wiki.exec(block)) {
       const bar = m[1].indexOf('|');

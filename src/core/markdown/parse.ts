@@ -304,7 +304,7 @@ export function parseMarkdown(src: string): NoteMetadata {
     }
 
     // ---- Setext underline / thematic break ----
-    if ((first === C_EQ || first === C_DASH) && ind.cols < 4 && !inQuote && paraLines.length && cur && (cur as Block).type === 'paragraph' && listFirstLine < 0) {
+    if ((first === C_EQ || first === C_DASH) && ind.cols < 4 && !inQuote && paraLines.length && cur && cur.type === 'paragraph' && listFirstLine < 0) {
       let k = ind.end;
       while (k < le && src.charCodeAt(k) === first) k++;
       if (isBlankRange(src, k, le)) {
@@ -327,7 +327,7 @@ export function parseMarkdown(src: string): NoteMetadata {
     }
 
     // ---- List items ----
-    if (item && !(item.ordered && item.start !== 1 && listFirstLine < 0 && cur && (cur as Block).type === 'paragraph') && !(item.empty && listFirstLine < 0 && cur && (cur as Block).type === 'paragraph')) {
+    if (item && !(item.ordered && item.start !== 1 && listFirstLine < 0 && cur && cur.type === 'paragraph') && !(item.empty && listFirstLine < 0 && cur && cur.type === 'paragraph')) {
       const markerCol = ind.cols;
       const contentCol = markerCol + item.width + item.pad;
       if (listFirstLine >= 0) {
@@ -352,7 +352,7 @@ export function parseMarkdown(src: string): NoteMetadata {
       stack.push(frame);
       lastItem = frame;
       lazyOpen = true;
-      if (cur && (cur as Block).type === 'list') { (cur as Block).endLine = n; (cur as Block).endOff = le; }
+      if (cur && cur.type === 'list') { cur.endLine = n; cur.endOff = le; }
       else { flush(); cur = { type: 'list', startLine: n, startOff: ind.end, endLine: n, endOff: le }; }
       scanInline(src, after, le, n, P, st, out);
       continue;
@@ -367,7 +367,7 @@ export function parseMarkdown(src: string): NoteMetadata {
           const bid = blockIdAt(src, ind.end, le);
           if (bid) { lastItem.item.id = bid[1]; blocks[bid[1].toLowerCase()] = { id: bid[1], position: lastItem.item.position }; }
         }
-        if (cur && (cur as Block).type === 'list') { (cur as Block).endLine = n; (cur as Block).endOff = le; }
+        if (cur && cur.type === 'list') { cur.endLine = n; cur.endOff = le; }
         else { flush(); cur = { type: 'list', startLine: n, startOff: ind.end, endLine: n, endOff: le }; }
         scanInline(src, ind.end, le, n, P, st, out);
         continue;
@@ -379,8 +379,8 @@ export function parseMarkdown(src: string): NoteMetadata {
     let type: string;
     if (inQuote) {
       const isCallout = q.depth > 0 && src.charCodeAt(cs) === C_LBRACK && src.charCodeAt(cs + 1) === C_BANG;
-      type = isCallout ? 'callout' : cur && ((cur as Block).type === 'callout') ? 'callout' : 'blockquote';
-      if (isCallout && cur && (cur as Block).type === 'callout') flush(); // a new callout starts
+      type = isCallout ? 'callout' : cur && (cur.type === 'callout') ? 'callout' : 'blockquote';
+      if (isCallout && cur && cur.type === 'callout') flush(); // a new callout starts
       paraLines = [];
       // Lists inside quotes/callouts: record items (parents relative to this quote).
       const qi = listMarker(src, ind.end, le);
@@ -403,11 +403,11 @@ export function parseMarkdown(src: string): NoteMetadata {
       } else if (isBlankRange(src, cs, le)) { quoteList.first = -1; }
     } else {
       quoteList.first = -1;
-      if (first === C_PIPE || (cur && (cur as Block).type === 'table' && find(src, '|', ind.end, le) >= 0) || (find(src, '|', ind.end, le) >= 0 && n + 1 < nLines && TABLE_DELIM.test(src.slice(lineStarts[n + 1], lineEnd(n + 1)).trim()) && find(src, '-', lineStarts[n + 1], lineEnd(n + 1)) >= 0)) type = 'table';
+      if (first === C_PIPE || (cur && cur.type === 'table' && find(src, '|', ind.end, le) >= 0) || (find(src, '|', ind.end, le) >= 0 && n + 1 < nLines && TABLE_DELIM.test(src.slice(lineStarts[n + 1], lineEnd(n + 1)).trim()) && find(src, '-', lineStarts[n + 1], lineEnd(n + 1)) >= 0)) type = 'table';
       else if (first === C_LBRACK && src.charCodeAt(ind.end + 1) === C_CARET && /^\[\^[^\]]+\]:/.test(src.slice(ind.end, le))) type = 'footnoteDefinition';
-      else type = cur && (cur as Block).type === 'footnoteDefinition' && !wasBlank ? 'footnoteDefinition' : 'paragraph';
+      else type = cur && cur.type === 'footnoteDefinition' && !wasBlank ? 'footnoteDefinition' : 'paragraph';
     }
-    if (type === 'paragraph' && cur && (cur as Block).type !== 'paragraph') flush();
+    if (type === 'paragraph' && cur && cur.type !== 'paragraph') flush();
     open(type, n, inQuote ? ls : ind.end, le);
     if (type === 'paragraph' && !inQuote) paraLines.push(n); else paraLines = [];
     scanInline(src, inQuote ? cs : ind.end, le, n, P, st, out);

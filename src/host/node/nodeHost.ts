@@ -9,8 +9,11 @@ import { LinkIndex, resolveLinkpath, linkpathOf, linkNameKeys, nameKeyOf } from 
 import { isNotePath, dirname } from '../../core/paths.js';
 import { scanVault } from './scan.js';
 import { Containment, missing, samePlacement } from '../containment.js';
+import { BirthTimes } from './birthTimes.js';
 import { FsDataStore } from '../fsDataStore.js';
+import { DEFAULT_CONFIG_DIR } from '../configDir.js';
 import { NodeWriter } from './nodeWriter.js';
+import { clearTimeout, setTimeout } from 'node:timers';
 
 /** `real`: see Located.real (undefined = its own real location). */
 interface Entry { stat: FileStat; disk: string; real: string | null | undefined; ino: number }
@@ -38,6 +41,8 @@ export class NodeHost implements VaultHost {
   readonly contain: Containment;
   /** Real folders of allow-listed outside trees already followed (a loop is walked once). */
   private readonly outsideFolders = new Set<string>();
+  /** Creation times kept across edits and moves (temp + rename gives a file a new birth time). */
+  private readonly births: BirthTimes;
   private readonly entries = new Map<string, Entry>();
   private readonly folderSet = new Set<string>();
   private readonly meta = new Map<string, NoteMetadata>();
@@ -63,9 +68,10 @@ export class NodeHost implements VaultHost {
 
   constructor(readonly basePath: string, private readonly opts: NodeHostOptions = {}) {
     this.name = pathBasename(basePath);
-    this.configDir = opts.configDir ?? '.obsidian';
+    this.configDir = opts.configDir ?? DEFAULT_CONFIG_DIR;
     this.data = new FsDataStore(opts.dataDir ?? join(basePath, this.configDir, 'plugins', 'vault-mcp-server'));
     this.cache = opts.cacheDir && opts.cacheDir !== this.data.dir ? new FsDataStore(opts.cacheDir) : this.data;
+    this.births = new BirthTimes(this.data);
     this.contain = new Containment(basePath, { allowedOutside: opts.allowedOutside, forbidden: () => [this.data.dir, this.cache.dir] });
   }
 
@@ -75,10 +81,12 @@ export class NodeHost implements VaultHost {
   }
 
   private async initialScan(): Promise<void> {
+    await this.births.load();
     const { files, folders } = await scanVault(this.basePath, this.contain, { disk: '', outside: false, visited: this.outsideFolders });
     for (const f of folders) this.folderSet.add(f);
     for (const f of files) {
-      this.entries.set(f.rel, { stat: { path: f.rel, size: f.size, mtime: f.mtime, ctime: f.ctime }, disk: f.disk, real: f.real, ino: f.ino });
+      const ctime = this.births.scanned(f.rel, f.ino, f.ctime);
+      this.entries.set(f.rel, { stat: { path: f.rel, size: f.size, mtime: f.mtime, ctime }, disk: f.disk, real: f.real, ino: f.ino });
       this.linkIndex.add(f.rel); // before the first full pass: nothing to mark
       if (isNotePath(f.rel)) this.pending.add(f.rel);
     }
@@ -310,7 +318,10 @@ export class NodeHost implements VaultHost {
       return;
     }
     const st = loc.st;
-    const stat: FileStat = { path: rel, size: st.size, mtime: st.mtimeMs, ctime: st.birthtimeMs || st.ctimeMs };
+    const diskCtime = st.birthtimeMs || st.ctimeMs;
+    // A file we already knew keeps its creation time, whatever a re-save did to its inode.
+    const stat: FileStat = { path: rel, size: st.size, mtime: st.mtimeMs, ctime: before ? before.stat.ctime : diskCtime };
+    if (before) this.births.keep(rel, st.ino, stat.ctime, diskCtime);
     if (before && before.stat.size === stat.size && before.stat.mtime === stat.mtime && before.real === loc.real) { this.pending.delete(rel); return; }
     this.entries.set(rel, { stat, disk, real: loc.real, ino: st.ino });
     this.addFolders(rel);
@@ -322,6 +333,26 @@ export class NodeHost implements VaultHost {
       this.emit({ type: 'metadata', path: rel });
     }
     this.emit({ type: 'resolved' });
+  }
+
+  /**
+   * Before a tool answers about `path`: when the disk disagrees with what we hold (a file the
+   * watcher has not reported yet, a re-save, a removal), the path is refreshed now. One stat when
+   * nothing changed; a pending watcher event for the path then finds nothing left to do.
+   */
+  async sync(path: string): Promise<void> {
+    const rel = path.normalize('NFC');
+    const e = this.entries.get(rel);
+    const st = await fs.stat(join(this.basePath, e ? e.disk : rel)).catch(() => null);
+    if (e) {
+      if (!st || !st.isFile() || st.size !== e.stat.size || st.mtimeMs !== e.stat.mtime) await this.refresh(rel);
+      return;
+    }
+    if (this.folderSet.has(rel)) {
+      if (!st || !st.isDirectory()) await this.refresh(rel);
+      return;
+    }
+    if (st) await this.refresh(rel);
   }
 
   /** Records a rename we performed ourselves, so listeners see one rename instead of delete + create. */
@@ -337,7 +368,10 @@ export class NodeHost implements VaultHost {
     let st;
     try { st = await fs.stat(join(this.basePath, to)); } catch { st = null; }
     if (!st) { if (e) this.emit({ type: 'delete', path: from }); return; }
-    this.entries.set(to, { stat: { path: to, size: st.size, mtime: st.mtimeMs, ctime: e?.stat.ctime ?? st.ctimeMs }, disk: to, real: undefined, ino: st.ino });
+    const ctime = e?.stat.ctime ?? (st.birthtimeMs || st.ctimeMs);
+    this.entries.set(to, { stat: { path: to, size: st.size, mtime: st.mtimeMs, ctime }, disk: to, real: undefined, ino: st.ino });
+    this.births.forget(from);
+    this.births.keep(to, st.ino, ctime, st.birthtimeMs || st.ctimeMs);
     this.addFolders(to);
     this.indexAdd(to);
     if (m && isNotePath(to)) { this.meta.set(to, m); this.rowChanged(to); } // a note renamed to a non-note has no metadata
@@ -348,6 +382,7 @@ export class NodeHost implements VaultHost {
 
   private async drop(rel: string): Promise<void> {
     this.entries.delete(rel);
+    this.births.forget(rel);
     this.meta.delete(rel);
     this.rowChanged(rel);
     this.pending.delete(rel);
@@ -388,5 +423,6 @@ export class NodeHost implements VaultHost {
     this.watcher?.close();
     for (const t of this.debounce.values()) clearTimeout(t);
     this.debounce.clear();
+    await this.births.save();
   }
 }

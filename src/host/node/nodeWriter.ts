@@ -308,7 +308,7 @@ export class NodeWriter implements VaultWriter {
     });
   }
 
-  async remove(path: string, check?: Check): Promise<void> {
+  async remove(path: string, check?: Check): Promise<null> {
     return this.locks.run([path], async () => {
       const abs = this.abs(path);
       await this.walk(path);
@@ -319,6 +319,7 @@ export class NodeWriter implements VaultWriter {
       await fs.unlink(abs);
       await fsyncDir(pathDirname(abs));
       await this.host.refresh(path);
+      return null;
     });
   }
 

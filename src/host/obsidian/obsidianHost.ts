@@ -34,7 +34,7 @@ const PENDING_GRACE_MS = 5000;
 const READY_BOUND_MS = 20_000;
 
 const hidden = (p: string) => p.split('/').some((c) => c.startsWith('.'));
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 export class ObsidianHost implements VaultHost {
   readonly kind = 'obsidian' as const;

@@ -90,8 +90,8 @@ export class ObsidianWriter implements VaultWriter {
     let done!: () => void;
     const p = new Promise<void>((r) => { done = r; });
     const ref = mc.on('changed', (f: TFile) => { if (f.path === path || f.path.normalize('NFC') === path) done(); });
-    const timer = setTimeout(done, this.o.cacheWaitMs ?? 1500);
-    return async () => { await p; clearTimeout(timer); mc.offref(ref); };
+    const timer = window.setTimeout(done, this.o.cacheWaitMs ?? 1500);
+    return async () => { await p; window.clearTimeout(timer); mc.offref(ref); };
   }
 
   private stat(f: TFile): FileStat {
@@ -185,18 +185,28 @@ export class ObsidianWriter implements VaultWriter {
       const f = this.file(path);
       await this.noSymlink(f);
       check?.(new Uint8Array(await this.app.vault.readBinary(f)));
-      const option = (this.app.vault as unknown as { getConfig(k: string): unknown }).getConfig('trashOption');
+      const where = this.trashDestination();
       await this.app.fileManager.trashFile(f);
-      return option === 'local' ? '.trash/ (the vault\'s trash folder)' : option === 'none' ? 'nowhere: the vault\'s "Deleted files" setting deletes permanently' : 'the system trash';
+      return where ?? 'nowhere: the vault\'s "Deleted files" setting deletes permanently';
     });
   }
 
-  async remove(path: string, check?: Check): Promise<void> {
+  /** Where trashFile puts a file under the vault's "Deleted files" setting; null when it deletes. */
+  private trashDestination(): string | null {
+    const option = (this.app.vault as unknown as { getConfig(k: string): unknown }).getConfig('trashOption');
+    return option === 'local' ? '.trash/ (the vault\'s trash folder)' : option === 'none' ? null : 'the system trash';
+  }
+
+  /** In the app even a permanent delete follows the user's "Deleted files" setting (system trash,
+   *  .trash or gone), as every deletion in Obsidian does; the answer says where the file went. */
+  async remove(path: string, check?: Check): Promise<string | null> {
     return this.locks.run([path], async () => {
       const f = this.file(path);
       await this.noSymlink(f);
       check?.(new Uint8Array(await this.app.vault.readBinary(f)));
-      await this.app.vault.delete(f, true);
+      const where = this.trashDestination();
+      await this.app.fileManager.trashFile(f);
+      return where;
     });
   }
 
@@ -207,7 +217,8 @@ export class ObsidianWriter implements VaultWriter {
   async removeEmptyFolder(path: string): Promise<boolean> {
     const f = this.lookup(path);
     if (!(f instanceof this.o.classes.TFolder) || f.children.length) return false;
-    await this.app.vault.delete(f, true);
+    // Empty: the user's deletion setting decides, as when they delete an empty folder themselves.
+    await this.app.fileManager.trashFile(f);
     return true;
   }
 }

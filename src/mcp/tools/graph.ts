@@ -16,6 +16,7 @@ import { conventionsFor } from '../../services/conventions.js';
 import { bfs } from '../../graph/linkGraph.js';
 import { freshness, requireTarget, taskService, viewOf } from '../../graph/access.js';
 import type { LinkRef } from '../../graph/service.js';
+import { clearTimeout, setTimeout } from 'node:timers';
 
 const wait = z.boolean().default(false).describe('Wait (up to 10 s) until every pending note change is parsed before answering');
 const KINDS = ['wikilink', 'embed', 'markdown', 'frontmatter'] as const;
@@ -299,7 +300,8 @@ export const getNeighborhood = defineTool({
     const notes = page.map((r) => {
       const o = view.graph.outgoing(r.via!).has(r.path);
       const i = view.graph.outgoing(r.path).has(r.via!);
-      return { path: r.path, title: noteTitle(r.path), distance: r.distance, via: r.via!, direction: (o && i ? 'both' : o ? 'out' : 'in') as 'out' | 'in' | 'both' };
+      const direction: 'out' | 'in' | 'both' = o && i ? 'both' : o ? 'out' : 'in';
+      return { path: r.path, title: noteTitle(r.path), distance: r.distance, via: r.via!, direction };
     });
     const out = { path: st.path, depth: args.depth, total: rows.length, notes, next_cursor };
     const text = notes.length ? [`${rows.length} note${rows.length === 1 ? '' : 's'} within ${args.depth} link${args.depth === 1 ? '' : 's'} of ${st.path}`, ...notes.map((n) => `${n.distance}  ${n.path}  (${n.direction === 'in' ? '←' : n.direction === 'out' ? '→' : '↔'} ${n.via})`)].join('\n') + more(next_cursor) : `${st.path} has no linked notes.`;
@@ -347,7 +349,8 @@ export const getConnectionPath = defineTool({
     }
     const chain: string[] = [];
     for (let p: string | null = b.path; p !== null; p = found.get(p)!.via) chain.unshift(p);
-    const path = chain.map((p, i) => ({ path: p, title: noteTitle(p), step: (i === 0 ? 'start' : view.graph.outgoing(chain[i - 1]).has(p) ? 'links_to' : 'linked_from') as 'start' | 'links_to' | 'linked_from' }));
+    const stepOf = (p: string, i: number): 'start' | 'links_to' | 'linked_from' => (i === 0 ? 'start' : view.graph.outgoing(chain[i - 1]).has(p) ? 'links_to' : 'linked_from');
+    const path = chain.map((p, i) => ({ path: p, title: noteTitle(p), step: stepOf(p, i) }));
     const text = `${chain.length - 1} hop${chain.length === 2 ? '' : 's'}: ` + path.map((s, i) => (i === 0 ? s.path : `${s.step === 'links_to' ? '→' : '←'} ${s.path}`)).join(' ');
     return { structured: { ...base, connected: true, hops: chain.length - 1, path }, text, meta };
   },

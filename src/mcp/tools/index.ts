@@ -18,5 +18,5 @@ import { importTools } from './import.js';
 import { gitTools } from './git.js';
 
 export function allTools(): ToolDef[] {
-  return [...noteReadTools, ...vaultInfoTools, ...fileReadTools, ...keywordTools, ...semanticTools, ...summarizeTools, ...jobTools, ...conventionTools, ...noteWriteTools, ...fileWriteTools, ...graphTools, ...taskTools, ...timeTools, ...transferTools, ...importTools, ...gitTools] as unknown as ToolDef[];
+  return [...noteReadTools, ...vaultInfoTools, ...fileReadTools, ...keywordTools, ...semanticTools, ...summarizeTools, ...jobTools, ...conventionTools, ...noteWriteTools, ...fileWriteTools, ...graphTools, ...taskTools, ...timeTools, ...transferTools, ...importTools, ...gitTools];
 }

@@ -353,10 +353,11 @@ export async function deleteAny(ctx: ToolContext, path: string, permanent: boole
   const check = (bytes: Uint8Array) => { prev = checkFresh(bytes, expected, path, readWith); };
   const w = ctx.deps.host.writer;
   const reason = permanent ? `deleted permanently by the key "${ctx.caller.keyName}"` : `moved to the trash by the key "${ctx.caller.keyName}"`;
-  const where = await asCaller(ctx, [{ path, kind: 'deleted', reason }], () => guarded(path, async () => (permanent ? (await w.remove(path, check), null) : await w.trash(path, check))));
+  const where = await asCaller(ctx, [{ path, kind: 'deleted', reason }], () => guarded(path, async () => (permanent ? await w.remove(path, check) : await w.trash(path, check))));
   return {
     structured: { path, permanent, trashed_to: where, previous_hash: prev },
-    text: permanent ? `Deleted ${path} permanently.` : `Moved ${path} to the trash (${where}).`,
+    // In Obsidian a permanent delete still follows the "Deleted files" setting (where says so).
+    text: permanent && !where ? `Deleted ${path} permanently.` : `Moved ${path} to the trash (${where}).`,
   };
 }
 

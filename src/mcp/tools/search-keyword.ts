@@ -12,6 +12,7 @@ import type { KeywordService } from '../../search/service.js';
 import { snippet } from '../../search/snippet.js';
 import type { HitKey } from '../../search/keywordIndex.js';
 import { runAsJob, workingFields } from '../../jobs/jobs.js';
+import { clearInterval, setInterval, setTimeout } from 'node:timers';
 
 function keyword(deps: ServerDeps): KeywordService | undefined {
   const k = deps.services.keyword;
@@ -70,7 +71,7 @@ export const keywordSearch = defineTool({
       await Promise.race([svc.ready(), new Promise((r) => setTimeout(r, 2000))]);
     }
     const accept = notePredicate(ctx.vault, { folder: ctx.vault.folderArg(args.folder), tags: args.tags, frontmatter: args.frontmatter });
-    const fp = fingerprint(args as Record<string, unknown>);
+    const fp = fingerprint(args);
     let after: HitKey | undefined;
     if (args.cursor) {
       const c = decodeCursor<{ k: string; q: string; g: number; s: number; p: string }>(args.cursor, CURSOR_KIND);

@@ -343,7 +343,7 @@ export const buildEmbeddings = defineTool({
       return { structured: { status: 'done', ...s }, text: `done: ${statusText(s)}` };
     }, {
       share: args.force ? 'build_embeddings:force' : 'build_embeddings',
-      working: (w) => { const s = svc.status(); return { structured: { ...w, ...s, status: 'working' } as Out, text: `${w.message}\n${statusText(s)}` }; },
+      working: (w) => { const s = svc.status(); return { structured: { ...w, ...s, status: 'working' }, text: `${w.message}\n${statusText(s)}` }; },
     });
   },
 });

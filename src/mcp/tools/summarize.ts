@@ -2,6 +2,7 @@
 // (src/llm/), with honest coverage figures (notes_included / notes_omitted / skipped / truncated and
 // one hint per cause). Large selections are map-reduced: notes packed into batches up to
 // summarizeBatchChars, each batch summarised, then combined. Slow calls become background jobs.
+import { nodeTransport } from '../../llm/nodeTransport.js';
 import { z } from 'zod';
 import { defineTool, type ToolContext, type ToolResult } from '../tool.js';
 import type { ServerDeps } from '../tool.js';
@@ -55,7 +56,7 @@ async function ask(c: Ctx, messages: ChatMessage[], what: string): Promise<ChatR
   c.calls++;
   let r: ChatReply;
   try {
-    r = await chat(llmConfig(c.deps), messages, { signal: c.job.signal, transport: llmTransport(c.deps) });
+    r = await chat(llmConfig(c.deps), messages, { signal: c.job.signal, transport: llmTransport(c.deps) ?? nodeTransport });
   } catch (e) {
     return llmRefusal(e);
   }

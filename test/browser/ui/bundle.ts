@@ -7,14 +7,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const SHIMS: Record<string, string> = { path: 'path.ts', fs: 'fs.ts', crypto: 'crypto.ts' };
+const SHIMS: Record<string, string> = { path: 'path.ts', fs: 'fs.ts', crypto: 'crypto.ts', timers: 'timers.ts' };
 
 const browserShims: Plugin = {
   name: 'vmcp-browser-shims',
   setup(b) {
     b.onResolve({ filter: /^obsidian$/ }, () => ({ path: join(here, '../obsidian-dom.ts') }));
     b.onResolve({ filter: /\/(mcp\/server|http\/app)\.js$/ }, () => ({ path: join(here, 'shims/server.ts') }));
-    b.onResolve({ filter: /^(node:)?(path|fs|crypto)$/ }, (a) => ({ path: join(here, 'shims', SHIMS[a.path.replace(/^node:/, '')]) }));
+    b.onResolve({ filter: /^(node:)?(path|fs|crypto|timers)$/ }, (a) => ({ path: join(here, 'shims', SHIMS[a.path.replace(/^node:/, '')]) }));
     // Model loading is never reached in the page (the controller's semantic service is a status only).
     b.onResolve({ filter: /^@xenova\/transformers/ }, (a) => ({ path: a.path, external: true }));
   },
