@@ -37,7 +37,7 @@ function runAndKill(vault: string, round: number, ms: number): Promise<{ acks: [
   });
 }
 
-test('SIGKILL at random points leaves every note old or new, byte for byte, and no visible temp file', { timeout: 60_000 }, async () => {
+test('SIGKILL at random points leaves every note old or new, byte for byte, and no visible temp file', { timeout: 180_000 }, async () => {
   const vault = join(tempDir('vmcp-crash-'), 'vault');
   mkdirSync(vault, { recursive: true });
   const acked = new Map<string, number>();

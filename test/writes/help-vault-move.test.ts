@@ -45,7 +45,7 @@ function snapshot(host: NodeHost, root: string) {
   return notes;
 }
 
-test('move_note(rewrite_links=true) on the Obsidian Help vault breaks no link and changes only link text', { timeout: 60_000 }, async (t) => {
+test('move_note(rewrite_links=true) on the Obsidian Help vault breaks no link and changes only link text', { timeout: 180_000 }, async (t) => {
   const fx = sharedFixture('fixtures/vaults/obsidian-help.tar.gz');
   if (!fx.path) { console.log(`# skipped: ${fx.reason}`); t.skip(fx.reason); return; }
   const dir = extractArchive(fx.path);
