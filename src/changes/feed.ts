@@ -72,14 +72,17 @@ export type Diff =
 export function diffState(prev: Record<string, NoteState> | ReadonlyMap<string, NoteState>, now: CurrentNote[]): Diff[] {
   const out: Diff[] = [];
   const seen = new Set<string>();
-  const get = prev instanceof Map ? (k: string) => prev.get(k) : (k: string) => (prev as Record<string, NoteState>)[k];
+  // `instanceof Map` would narrow to Map<any, any>; keep the element type.
+  const map: ReadonlyMap<string, NoteState> | null = prev instanceof Map ? (prev as ReadonlyMap<string, NoteState>) : null;
+  const rec = map ? null : (prev as Record<string, NoteState>);
+  const get = (k: string): NoteState | undefined => (map ? map.get(k) : rec?.[k]);
   for (const f of now) {
     seen.add(f.path);
     const p = get(f.path);
     if (!p) out.push({ kind: 'created', path: f.path });
     else if (p.m !== f.m || p.s !== f.s) out.push({ kind: 'changed?', path: f.path });
   }
-  for (const path of prev instanceof Map ? prev.keys() : Object.keys(prev)) if (!seen.has(path)) out.push({ kind: 'deleted', path });
+  for (const path of map ? map.keys() : Object.keys(rec ?? {})) if (!seen.has(path)) out.push({ kind: 'deleted', path });
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 

@@ -40,7 +40,7 @@ export async function decodeState(text: string): Promise<{ state: LoadedState | 
     // The old single-object file (one parse, once: the next save writes v2).
     if (!head.files || typeof head.files !== 'object') return { state: null, problem: 'the saved state has an unknown format' };
     for (const [p, r] of Object.entries(head.files as Record<string, unknown>)) {
-      const row = [p, ...(Array.isArray(r) ? r : [])];
+      const row: unknown[] = [p, ...(Array.isArray(r) ? (r as unknown[]) : [])];
       if (isRow(row)) files.set(p, { m: row[1], s: row[2], h: row[3], c: row[4] });
       if (slicer.due()) await slicer.pause();
     }

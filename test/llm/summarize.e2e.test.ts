@@ -3,7 +3,7 @@
 // name the notes each request carried, so coverage, batching and the combine pass are observable.
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { NodeHost } from '../../src/host/node/nodeHost.js';
@@ -44,7 +44,10 @@ before(async () => {
   mkdirSync(join(vault, 'Empty'), { recursive: true });
   host = new NodeHost(vault, { dataDir: join(tempDir('vmcp-llm-data-'), 'data'), watch: false });
   await host.ready();
-  rmSync(join(vault, 'Gone.md')); // still listed (no watcher): reading it fails → "unreadable"
+  // A note that is listed and on disk but whose read fails (an I/O error): "unreadable". (Deleting it
+  // would not do: the freshness check finds a deleted note gone and answers not_found.)
+  const readBytes = host.readBytes.bind(host);
+  host.readBytes = (p: string) => (p === 'Gone.md' ? Promise.reject(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' })) : readBytes(p));
   const keys = new KeyStore(host.data);
   keys.addEphemeral(KEY_A, 'a', 'readwrite');
   keys.addEphemeral(KEY_B, 'b', 'readwrite');
