@@ -31,7 +31,8 @@ function docFreq(ms: MiniSearch<IndexedDoc>, term: string): number {
  */
 function idfScale(ms: MiniSearch<IndexedDoc>, term: string): number {
   const N = ms.documentCount;
-  const n = docFreq(ms, term);
+  // Posting lists still hold discarded notes until the vacuum: never count more notes than there are.
+  const n = Math.min(docFreq(ms, term), N);
   if (!n || !N) return 1;
   const soft = Math.log(1 + (N - n + 0.5) / (n + 0.5));
   const sharp = Math.max(0.05, Math.log((N - n + 0.5) / (n + 0.5)));
@@ -95,6 +96,8 @@ export function miniSearchOptions(analyzer: Analyzer) {
     tokenize: (text: string, field?: string) => terms(text, analyzer, !!(field && KEEP_STOP[field])),
     processTerm: (t: string) => t,
     searchOptions: { tokenize: (s: string) => [s], processTerm: (t: string) => t },
+    // The service vacuums in time slices itself (vacuum.ts): MiniSearch's batches held the thread 100+ ms.
+    autoVacuum: false,
   };
 }
 

@@ -15,7 +15,8 @@ import { createAnalyzer, type Analyzer } from './analyzer.js';
 import { keywordSettings } from './settings.js';
 import { parseQuery, type ParsedQuery } from './query.js';
 import { buildDoc } from './document.js';
-import { decodeHeader, decodeIndex, encodeIndex } from './persist.js';
+import { decodeHeader, decodeIndex, encodeIndexSliced } from './persist.js';
+import { vacuumDue, vacuumSliced } from './vacuum.js';
 import { addDoc, createMiniSearch, markChanged, runQueryPage, type Hit, type HitKey, type IndexedDoc } from './keywordIndex.js';
 import type { KeywordRanked, KeywordRanker, KeywordRankOptions } from './types.js';
 import type { IndexStatus } from '../services/status.js';
@@ -65,6 +66,9 @@ export class KeywordService implements KeywordRanker {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
   private saving: Promise<void> | null = null;
+  /** A save encoding the index (in slices): updates and the vacuum wait until it is done. */
+  private encoding: Promise<unknown> | null = null;
+  private vacuuming: Promise<void> | null = null;
   private dirty = false;
   private legacyRemoved = false;
   private stopped = false;
@@ -220,14 +224,37 @@ export class KeywordService implements KeywordRanker {
         if (batch.length >= BATCH) break;
       }
       for (const [p] of batch) this.queue.delete(p);
+      const asked = Date.now();
       const prepared = await Promise.all(batch.map(([p, op]) => this.prepare(p, op)));
-      for (const fn of prepared) fn();
+      // Waiting for reads left the thread free: a new slice starts (not so for deletes, which read nothing).
+      if (Date.now() - asked > 1) sliceStart = Date.now();
+      // A save encodes the index in slices; the index must not change under it.
+      while (this.encoding) { await this.encoding; sliceStart = Date.now(); }
+      for (const fn of prepared) {
+        if (this.stopped) break;
+        fn();
+        this.progress.done++;
+        // Applying is the synchronous part: yield inside the batch too, so one batch of long notes
+        // does not hold the app's thread past a slice.
+        if (Date.now() - sliceStart > SLICE_MS) { markChanged(this.ms); await yieldNow(); while (this.encoding) await this.encoding; sliceStart = Date.now(); }
+      }
       markChanged(this.ms);
-      this.progress.done += batch.length;
       if (Date.now() - sliceStart > SLICE_MS) { await yieldNow(); sliceStart = Date.now(); }
     }
     if (this.state === 'building' && !this.queue.size) { this.state = 'ready'; this.log(`${this.docs.size} notes indexed`); }
+    if (vacuumDue(this.ms)) this.vacuum();
     if (this.dirty) this.scheduleSave();
+  }
+
+  /** Drops discarded notes' postings in the background, in slices, never while a save encodes. */
+  private vacuum(): void {
+    if (this.vacuuming || this.stopped) return;
+    const ms = this.ms;
+    const pause = async () => { await yieldNow(); while (this.encoding) await this.encoding; };
+    this.vacuuming = (async () => {
+      while (this.encoding) await this.encoding;
+      if (this.ms === ms && !this.stopped) await vacuumSliced(ms, SLICE_MS, pause);
+    })().catch((e: unknown) => this.log(`vacuum failed: ${(e as Error).message}`)).finally(() => { this.vacuuming = null; });
   }
 
   /** Reads what one change needs (async); returns the synchronous index update. */
@@ -275,10 +302,18 @@ export class KeywordService implements KeywordRanker {
     while (this.saving) await this.saving;
     if (!this.dirty) return;
     this.saving = (async () => {
-      this.dirty = false;
-      const header: Header = { schema: SCHEMA, signature: this.analyzer.signature, docs: Object.fromEntries(this.docs), skipped: Object.fromEntries(this.skipped) };
       try {
-        await this.o.host.cache.write(INDEX_FILE, encodeIndex(header, this.ms));
+        // Encoded in slices with the index held still: updates wait (drainLoop), a vacuum finishes first.
+        while (this.vacuuming) await this.vacuuming;
+        this.dirty = false;
+        // The maps go in as they are (persist.ts writes them as JSON objects); rebuild() replaces them
+        // instead of clearing, so they stay as they were until the encoding ends.
+        const header = { schema: SCHEMA, signature: this.analyzer.signature, docs: this.docs, skipped: this.skipped };
+        const encoding = encodeIndexSliced(header, this.ms, SLICE_MS);
+        this.encoding = encoding;
+        let bytes: Uint8Array;
+        try { bytes = await encoding; } finally { this.encoding = null; }
+        await this.o.host.cache.write(INDEX_FILE, bytes);
         if (!this.legacyRemoved) { this.legacyRemoved = true; await this.o.host.cache.remove(LEGACY_INDEX_FILE).catch(() => undefined); }
       } catch (e) {
         this.dirty = true;
@@ -301,8 +336,8 @@ export class KeywordService implements KeywordRanker {
     this.log(`rebuilding: ${why}`);
     this.analyzer = this.makeAnalyzer();
     this.ms = createMiniSearch(this.analyzer);
-    this.docs.clear();
-    this.skipped.clear();
+    this.docs = new Map();
+    this.skipped = new Map();
     this.queue.clear();
     this.state = 'building';
     this.dirty = true;
@@ -403,6 +438,7 @@ export class KeywordService implements KeywordRanker {
     if (this.timer) clearTimeout(this.timer);
     if (this.saveTimer) { clearTimeout(this.saveTimer); this.saveTimer = null; }
     await this.draining?.catch(() => undefined);
+    await this.vacuuming;
     await this.save();
   }
 }
