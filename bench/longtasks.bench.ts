@@ -215,6 +215,10 @@ async function main(): Promise<void> {
   for (const [v, rows] of Object.entries(all)) {
     for (const r of rows) console.log(`| ${v} | ${r.label} | ${r.longestMs.toFixed(0)} ms | ${r.eldP99Ms.toFixed(0)} ms | ${r.over50} | ${(r.totalMs / 1000).toFixed(2)} s |`);
   }
+  if (process.env.LONGTASKS_BLOCKS) {
+    // For bench/long-stacks.mjs --blocks: each long block's window, to read a CPU profile of the same run.
+    writeFileSync(process.env.LONGTASKS_BLOCKS, JSON.stringify(Object.entries(all).flatMap(([v, rows]) => rows.flatMap((r) => r.longUs.map(([a, b]) => ({ vault: v, phase: r.label, startUs: a, endUs: b }))))));
+  }
   console.log('\nworst blocks per phase (ms after the phase began → length):');
   for (const [v, rows] of Object.entries(all)) for (const r of rows) console.log(`  ${v} / ${r.label}: ${r.worst.map(([a, l]) => `${(a / 1000).toFixed(2)} s → ${l.toFixed(0)} ms`).join(', ')}`);
 }

@@ -23,7 +23,12 @@ export interface BlockStats {
   /** The five longest blocks: [ms since phase start, length]. */
   worst: [number, number][];
   excludedMs: number;
+  /** Every block over 50 ms as [start, end] in microseconds of the monotonic clock V8's CPU profiles
+   *  use (process.hrtime), for bench/long-stacks.mjs --blocks. */
+  longUs: [number, number][];
 }
+
+const hrUs = () => Number(process.hrtime.bigint() / 1000n);
 
 const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 
@@ -31,7 +36,8 @@ export class LoopProbe {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private last = 0;
   private start = 0;
-  private gaps: [number, number, number][] = [];
+  private gaps: [number, number, number, number][] = [];
+  private lastUs = 0;
   private lastCpu = 0;
   private hist: IntervalHistogram | null = null;
   private excluded: [number, number][] = [];
@@ -44,13 +50,15 @@ export class LoopProbe {
     this.hist = monitorEventLoopDelay({ resolution: 1 });
     this.hist.enable();
     this.start = this.last = performance.now();
+    this.lastUs = hrUs();
     this.lastCpu = cpuMs();
     const tick = () => {
       const t = performance.now();
       const c = cpuMs();
       const gap = t - this.last - 1;
-      if (gap > 1) this.gaps.push([this.last, t, c - this.lastCpu]);
+      if (gap > 1) this.gaps.push([this.last, t, c - this.lastCpu, this.lastUs]);
       this.last = t;
+      this.lastUs = hrUs();
       this.lastCpu = c;
       this.timer = setTimeout(tick, 1);
     };
@@ -67,7 +75,7 @@ export class LoopProbe {
     this.timer = null;
     const t = performance.now();
     // The time since the last tick is a gap too (the phase may end inside a block).
-    if (t - this.last - 1 > 1) this.gaps.push([this.last, t, cpuMs() - this.lastCpu]);
+    if (t - this.last - 1 > 1) this.gaps.push([this.last, t, cpuMs() - this.lastCpu, this.lastUs]);
     this.hist!.disable();
     let excludedMs = 0;
     let longestCpuMs = 0;
@@ -98,6 +106,7 @@ export class LoopProbe {
       eldP99Ms: h.percentile(99) / 1e6,
       worst: [...blocks].sort((x, y) => y[1] - x[1]).slice(0, 5),
       excludedMs,
+      longUs: this.gaps.filter(([a, b]) => b - a - 1 > 50).map(([a, b, , us]) => [us, us + (b - a) * 1000] as [number, number]),
     };
   }
 }

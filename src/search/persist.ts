@@ -185,11 +185,13 @@ function* encodeSteps(header: unknown, ms: MiniSearch<IndexedDoc>): Generator<vo
     return n;
   };
   const sizes: number[] = [];
+  // A step after about 16k postings (not a fixed number of terms: a common term has one per note).
+  let work = 0;
   for (const [term, fields] of ix._index) {
-    if ((++step & 255) === 0) yield;
+    if (work > 16_384) { work = 0; yield; }
     let live = 0;
     const at = sizes.length;
-    for (const postings of fields.values()) { const n = liveSize(postings); sizes.push(n); if (n) live++; }
+    for (const postings of fields.values()) { const n = liveSize(postings); sizes.push(n); work += 1 + postings.size; if (n) live++; }
     if (!live) continue;
     terms.push(term);
     words += 1;
@@ -227,7 +229,7 @@ function* encodeSteps(header: unknown, ms: MiniSearch<IndexedDoc>): Generator<vo
   }
   let si = 0;
   for (const [, fields] of ix._index) {
-    if ((++step & 255) === 0) yield;
+    if (work > 16_384) { work = 0; yield; }
     const at = si;
     si += fields.size;
     let live = 0;
@@ -237,6 +239,7 @@ function* encodeSteps(header: unknown, ms: MiniSearch<IndexedDoc>): Generator<vo
     let i = at;
     for (const [fid, postings] of fields) {
       const n = sizes[i++];
+      work += 1 + postings.size;
       if (!n) continue;
       u[w++] = fid;
       u[w++] = n;

@@ -17,7 +17,7 @@ import { parseQuery, type ParsedQuery } from './query.js';
 import { buildDoc } from './document.js';
 import { decodeHeader, decodeIndex, encodeIndexSliced } from './persist.js';
 import { vacuumDue, vacuumSliced } from './vacuum.js';
-import { addDoc, createMiniSearch, markChanged, runQueryPage, type Hit, type HitKey, type IndexedDoc } from './keywordIndex.js';
+import { addDocSteps, createMiniSearch, markChanged, runQueryPage, type Hit, type HitKey, type IndexedDoc } from './keywordIndex.js';
 import type { KeywordRanked, KeywordRanker, KeywordRankOptions } from './types.js';
 import type { IndexStatus } from '../services/status.js';
 import { clearTimeout, setTimeout } from 'node:timers';
@@ -69,6 +69,8 @@ export class KeywordService implements KeywordRanker {
   /** A save encoding the index (in slices): updates and the vacuum wait until it is done. */
   private encoding: Promise<unknown> | null = null;
   private vacuuming: Promise<void> | null = null;
+  /** A note is being added in steps (drainLoop): a save waits for it to be whole. */
+  private applying = false;
   private dirty = false;
   private legacyRemoved = false;
   private stopped = false;
@@ -230,12 +232,18 @@ export class KeywordService implements KeywordRanker {
       if (Date.now() - asked > 1) sliceStart = Date.now();
       // A save encodes the index in slices; the index must not change under it.
       while (this.encoding) { await this.encoding; sliceStart = Date.now(); }
-      for (const fn of prepared) {
+      for (const apply of prepared) {
         if (this.stopped) break;
-        fn();
+        // Applying is the synchronous part, itself in steps (a long note's analysis and insertion):
+        // the clock is checked after each step, and a save waits until the note is whole.
+        const steps = apply();
+        if (steps) {
+          this.applying = true;
+          try {
+            while (!steps.next().done) if (Date.now() - sliceStart > SLICE_MS) { await yieldNow(); sliceStart = Date.now(); }
+          } finally { this.applying = false; }
+        }
         this.progress.done++;
-        // Applying is the synchronous part: yield inside the batch too, so one batch of long notes
-        // does not hold the app's thread past a slice.
         if (Date.now() - sliceStart > SLICE_MS) { markChanged(this.ms); await yieldNow(); while (this.encoding) await this.encoding; sliceStart = Date.now(); }
       }
       markChanged(this.ms);
@@ -258,7 +266,7 @@ export class KeywordService implements KeywordRanker {
   }
 
   /** Reads what one change needs (async); returns the synchronous index update. */
-  private async prepare(path: string, op: Op): Promise<() => void> {
+  private async prepare(path: string, op: Op): Promise<() => Iterator<void> | void> {
     const remove = () => {
       if (this.ms.has(path)) { this.ms.discard(path); this.dirty = true; }
       if (this.docs.delete(path)) this.dirty = true;
@@ -280,15 +288,19 @@ export class KeywordService implements KeywordRanker {
       return () => { this.docs.set(path, meta); this.dirty = true; };
     }
     const doc = buildDoc(path, decoder.decode(bytes), this.o.host.metadata(path));
-    return () => {
-      // The note may have been deleted while it was read; a later queued op handles that.
-      if (this.ms.has(path)) this.ms.discard(path);
-      addDoc(this.ms, doc, this.analyzer);
-      this.docs.set(path, meta);
-      this.skipped.delete(path);
-      this.lastNote = path;
-      this.dirty = true;
-    };
+    return () => this.upsertSteps(path, doc, meta);
+  }
+
+  private *upsertSteps(path: string, doc: IndexedDoc, meta: DocMeta): Generator<void, void> {
+    const ms = this.ms;
+    // The note may have been deleted while it was read; a later queued op handles that.
+    if (ms.has(path)) ms.discard(path);
+    this.dirty = true;
+    yield* addDocSteps(ms, doc, this.analyzer);
+    if (ms !== this.ms) return; // rebuilt meanwhile (a settings change): the new index queues it again
+    this.docs.set(path, meta);
+    this.skipped.delete(path);
+    this.lastNote = path;
   }
 
   private scheduleSave(): void {
@@ -304,7 +316,7 @@ export class KeywordService implements KeywordRanker {
     this.saving = (async () => {
       try {
         // Encoded in slices with the index held still: updates wait (drainLoop), a vacuum finishes first.
-        while (this.vacuuming) await this.vacuuming;
+        while (this.vacuuming || this.applying) await (this.vacuuming ?? yieldNow());
         this.dirty = false;
         // The maps go in as they are (persist.ts writes them as JSON objects); rebuild() replaces them
         // instead of clearing, so they stay as they were until the encoding ends.

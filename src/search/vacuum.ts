@@ -1,7 +1,8 @@
 // Dropping the postings of discarded notes (MiniSearch's "vacuum"), in time slices. MiniSearch's own
 // autoVacuum counts terms, not time (1,000 terms per batch), and turns every packed posting list it
 // visits (persist.ts) into a Map: on the 6.5k-note Hub vault one of its batches held the thread for
-// 100–200 ms. This one checks the clock every 64 terms and filters packed lists without unpacking them.
+// 100–200 ms. This one reads the clock every few thousand postings and filters packed lists without
+// unpacking them.
 // The service runs it after updates (autoVacuum is off in miniSearchOptions) and never during a save.
 import type MiniSearch from 'minisearch';
 import type { IndexedDoc } from './keywordIndex.js';
@@ -19,6 +20,12 @@ interface Internals {
 export function vacuumDue(ms: MiniSearch<IndexedDoc>): boolean {
   const ix = ms as unknown as Internals;
   return ix._dirtCount >= 20 && ix._dirtCount / (1 + ix._documentCount + ix._dirtCount) >= 0.1;
+}
+
+function fieldsWork(fields: FieldMap): number {
+  let w = 0;
+  for (const p of fields.values()) w += p.size;
+  return w;
 }
 
 /** Removes every posting whose note is gone; `pause` is awaited whenever `sliceMs` has passed. Notes
@@ -50,7 +57,8 @@ export async function vacuumSliced(ms: MiniSearch<IndexedDoc>, sliceMs: number, 
       }
     }
     if (!fields.size) emptied.push(term);
-    if ((++n & 63) === 0 && Date.now() - start > sliceMs) { await pause(); start = Date.now(); }
+    // The clock is read after about 4k postings (a common term has one per note).
+    if ((n += 1 + fieldsWork(fields)) > 4096) { n = 0; if (Date.now() - start > sliceMs) { await pause(); start = Date.now(); } }
   }
   // Terms left without postings go after the walk (a note added meanwhile may have brought one back).
   for (let i = 0; i < emptied.length; i++) {

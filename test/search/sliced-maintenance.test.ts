@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAnalyzer } from '../../src/search/analyzer.js';
 import { parseQuery } from '../../src/search/query.js';
-import { addDoc, createMiniSearch, markChanged, runQuery, type Hit } from '../../src/search/keywordIndex.js';
+import { addDoc, addDocSteps, createMiniSearch, markChanged, runQuery, type Hit } from '../../src/search/keywordIndex.js';
 import { buildDoc } from '../../src/search/document.js';
 import { decodeHeader, decodeIndex, encodeIndex, encodeIndexSliced, PackedPostings } from '../../src/search/persist.js';
 import { vacuumDue, vacuumSliced } from '../../src/search/vacuum.js';
@@ -36,6 +36,29 @@ async function answers(ms: ReturnType<typeof createMiniSearch>) {
   for (const q of QUERIES) out.push((await runQuery(ms, parseQuery(q, analyzer), analyzer)).map(row));
   return out;
 }
+
+test('a long note indexed in steps (pieces cut at white space) gives exactly what MiniSearch\'s own add() gives', () => {
+  const parts: string[] = [];
+  for (let i = 0; i < 20000; i++) parts.push(i % 50 === 0 ? '\n\n## Heading bge-m3 v1.2 C++ ' : i % 7 === 0 ? 'Obsidianで検索する日本語の文章' : `${WORDS[i % WORDS.length]}${i % 3 ? '' : `-${i}`}`);
+  // White space of several kinds between words, so pieces are cut at each kind.
+  const body = parts.map((w, i) => w + [' ', '\n', '\t', '\u3000'][i % 4]).join('');
+  assert.ok(body.length > 150_000, `${body.length} characters`);
+  const doc = buildDoc('Long.md', `# Long\n${body}\n`, null);
+  const own = createMiniSearch(analyzer);
+  own.add(doc);
+  const ours = createMiniSearch(analyzer);
+  const steps = addDocSteps(ours, doc, analyzer);
+  let n = 0;
+  while (!steps.next().done) n++;
+  assert.ok(n > 8, `only ${n} steps`);
+  const dump = (ms: ReturnType<typeof createMiniSearch>) => {
+    const ix = ms as unknown as { _index: Iterable<[string, Map<number, Map<number, number>>]>; _fieldLength: Map<number, number[]> };
+    const terms: [string, [number, [number, number][]][]][] = [];
+    for (const [t, f] of ix._index) terms.push([t, [...f].map(([fid, p]) => [fid, [...p]] as [number, [number, number][]]).sort((a, b) => a[0] - b[0])]);
+    return { terms: terms.sort((a, b) => (a[0] < b[0] ? -1 : 1)), lengths: [...ix._fieldLength] };
+  };
+  assert.deepEqual(dump(ours), dump(own));
+});
 
 test('sliced encoding: the same bytes as in one piece, with turns of the event loop between slices', async () => {
   const ms = build(1500);
