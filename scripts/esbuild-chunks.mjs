@@ -12,15 +12,33 @@
 // meaning (a plain CommonJS stand-in would turn a default import into the whole namespace).
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
+import { readdirSync, rmSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 
-/** Chunks in evaluation order. `roots`: package names or virtual module ids (namespace:path). */
+/**
+ * Chunks in evaluation order, each small enough to evaluate in well under 50 ms (main-thread CPU per chunk:
+ * `node bench/server-chunks.mjs`). `roots`: package names, folders or files inside a package (ending in
+ * '/' or '.js'), path prefixes of src/ files, or virtual module ids (namespace:path). A chunk takes its
+ * roots and the packages they import that no earlier chunk took; src/ files only by their own roots.
+ */
 export const SERVER_CHUNKS = [
+  { name: 'zodcore', roots: ['zod/v4/core/'] },
+  { name: 'zodlocales', roots: ['zod/v4/locales/', 'zod/v3/locales/'] },
   { name: 'zod', roots: ['zod', 'zod-to-json-schema'] },
+  { name: 'ajv', roots: ['ajv', 'ajv-formats'] },
+  { name: 'hono', roots: ['@hono/node-server'] },
+  { name: 'mcptypes', roots: ['@modelcontextprotocol/sdk/dist/esm/types.js'] },
   { name: 'mcp', roots: ['@modelcontextprotocol/sdk'] },
   { name: 'iconv', roots: ['iconv-lite'] },
+  { name: 'mime', roots: ['mime-db', 'mime-types'] },
   { name: 'express', roots: ['express'] },
   { name: 'text', roots: ['@orama/stemmers', '@orama/stopwords', 'minisearch', 'yaml', 'diff'] },
+  { name: 'core', roots: ['src/core/'] },
+  { name: 'search', roots: ['src/search/'] },
+  { name: 'host', roots: ['src/host/', 'src/services/'] },
+  { name: 'features', roots: ['src/llm/', 'src/net/', 'src/git/', 'src/jobs/', 'src/freshness/', 'src/tasks/', 'src/graph/', 'src/changes/', 'src/semantic/'] },
+  { name: 'tools1', roots: ['src/mcp/tool.ts', 'src/mcp/contract.ts', 'src/http/guards.ts', 'src/transfer/', 'src/mcp/tools/args', 'src/mcp/tools/graph', 'src/mcp/tools/notes-'] },
+  { name: 'tools2', roots: ['src/mcp/tools/'] },
   // Lazy: reached only by dynamic import() (semantic search).
   { name: 'worker', roots: ['vault-mcp-embed-worker:vault-mcp:embed-worker', 'vault-mcp-ort-wasm:vault-mcp:ort-wasm'], lazy: true },
   { name: 'transformers', roots: ['@xenova/transformers'], lazy: true },
@@ -44,13 +62,18 @@ export async function buildServerChunks({ root, entry, outdir, options }) {
   // Which chunk owns each input file.
   const owner = new Map();
   for (const chunk of SERVER_CHUNKS) {
-    const queue = Object.keys(inputs).filter((k) => !owner.has(k) && (chunk.roots.includes(k) || chunk.roots.includes(pkgOf(k))));
+    const rooted = (k) => chunk.roots.some((r) => r === k || r === pkgOf(k) || (r.startsWith('src/') && k.startsWith(r)) || ((r.endsWith('/') || r.endsWith('.js')) && k.includes(`node_modules/${r}`)));
+    const queue = Object.keys(inputs).filter((k) => !owner.has(k) && rooted(k));
     while (queue.length) {
       const k = queue.pop();
       if (owner.has(k)) continue;
       owner.set(k, chunk.name);
       // Our own files stay in server.js, except the stand-ins aliased for a package (src/semantic/shims).
-      for (const imp of inputs[k].imports) if (!imp.external && inputs[imp.path] && !owner.has(imp.path) && (!imp.path.startsWith('src/') || imp.path.includes('/shims/'))) queue.push(imp.path);
+      // Our import() calls lead to lazy chunks, which take their files by their own roots.
+      for (const imp of inputs[k].imports) {
+        if (imp.external || !inputs[imp.path] || owner.has(imp.path) || (k.startsWith('src/') && imp.kind === 'dynamic-import')) continue;
+        if (!imp.path.startsWith('src/') || imp.path.includes('/shims/')) queue.push(imp.path);
+      }
     }
   }
   for (const k of Object.keys(inputs)) if (!owner.has(k)) owner.set(k, MAIN);
@@ -61,6 +84,7 @@ export async function buildServerChunks({ root, entry, outdir, options }) {
   order.set(MAIN, SERVER_CHUNKS.length);
   const lazy = new Set(SERVER_CHUNKS.filter((c) => c.lazy).map((c) => c.name));
   const exportKey = new Map();
+  const bad = [];
   for (const [k, input] of Object.entries(inputs)) {
     const from = owner.get(k);
     for (const imp of input.imports) {
@@ -70,10 +94,11 @@ export async function buildServerChunks({ root, entry, outdir, options }) {
       // A lazy chunk only by dynamic import; otherwise only a chunk evaluated earlier (lazy chunks
       // come after every eager one, and nothing imports server.js's own files).
       const ok = lazy.has(to) ? imp.kind === 'dynamic-import' : to !== MAIN && (lazy.has(from) || order.get(to) < order.get(from));
-      if (!ok) throw new Error(`server chunks: ${k} (${from || 'server.js'}) imports ${imp.path} (${to || 'server.js'}) with ${imp.kind}: reorder SERVER_CHUNKS in scripts/esbuild-chunks.mjs`);
+      if (!ok) { bad.push(`${k} (${from || 'server.js'}) imports ${imp.path} (${to || 'server.js'}) with ${imp.kind}`); continue; }
       if (!exportKey.has(imp.path)) exportKey.set(imp.path, `m${exportKey.size}`);
     }
   }
+  if (bad.length) throw new Error(`server chunks: reorder SERVER_CHUNKS in scripts/esbuild-chunks.mjs:\n  ${bad.join('\n  ')}`);
   const id = createHash('sha256').update(JSON.stringify([...exportKey].sort())).update(JSON.stringify([...owner].sort())).digest('hex').slice(0, 16);
 
   const keyOf = (r) => (r.namespace === 'file' ? relative(root, r.path) : `${r.namespace}:${r.path}`);
@@ -110,5 +135,8 @@ export async function buildServerChunks({ root, entry, outdir, options }) {
     return build({ ...withRedirect(chunk.name), stdin: { contents, resolveDir: root, loader: 'js', sourcefile: `${chunkFile(chunk.name)} (entry)` }, outfile: resolve(outdir, chunkFile(chunk.name)) });
   }));
   await build({ ...withRedirect(MAIN), entryPoints: [entry], outfile: resolve(outdir, 'server.js'), define: { ...options.define, __SERVER_BUILD__: JSON.stringify(id) } });
+  // Chunk files of an earlier layout would be copied along and never read: remove them.
+  const current = new Set(SERVER_CHUNKS.map((c) => chunkFile(c.name)));
+  for (const f of readdirSync(outdir)) if (/^server-[a-z0-9]+\.js$/.test(f) && !current.has(f)) rmSync(resolve(outdir, f));
   return id;
 }
