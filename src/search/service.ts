@@ -231,7 +231,7 @@ export class KeywordService implements KeywordRanker {
       // Waiting for reads left the thread free: a new slice starts (not so for deletes, which read nothing).
       if (Date.now() - asked > 1) sliceStart = Date.now();
       // A save encodes the index in slices; the index must not change under it.
-      while (this.encoding) { await this.encoding; sliceStart = Date.now(); }
+      if (this.encoding) { await this.saveEncoded(); sliceStart = Date.now(); }
       for (const apply of prepared) {
         if (this.stopped) break;
         // Applying is the synchronous part, itself in steps (a long note's analysis and insertion):
@@ -244,7 +244,7 @@ export class KeywordService implements KeywordRanker {
           } finally { this.applying = false; }
         }
         this.progress.done++;
-        if (Date.now() - sliceStart > SLICE_MS) { markChanged(this.ms); await yieldNow(); while (this.encoding) await this.encoding; sliceStart = Date.now(); }
+        if (Date.now() - sliceStart > SLICE_MS) { markChanged(this.ms); await yieldNow(); await this.saveEncoded(); sliceStart = Date.now(); }
       }
       markChanged(this.ms);
       if (Date.now() - sliceStart > SLICE_MS) { await yieldNow(); sliceStart = Date.now(); }
@@ -254,13 +254,18 @@ export class KeywordService implements KeywordRanker {
     if (this.dirty) this.scheduleSave();
   }
 
+  /** Resolves when no save is encoding the index. */
+  private async saveEncoded(): Promise<void> {
+    while (this.encoding) await this.encoding;
+  }
+
   /** Drops discarded notes' postings in the background, in slices, never while a save encodes. */
   private vacuum(): void {
     if (this.vacuuming || this.stopped) return;
     const ms = this.ms;
-    const pause = async () => { await yieldNow(); while (this.encoding) await this.encoding; };
+    const pause = async () => { await yieldNow(); await this.saveEncoded(); };
     this.vacuuming = (async () => {
-      while (this.encoding) await this.encoding;
+      await this.saveEncoded();
       if (this.ms === ms && !this.stopped) await vacuumSliced(ms, SLICE_MS, pause);
     })().catch((e: unknown) => this.log(`vacuum failed: ${(e as Error).message}`)).finally(() => { this.vacuuming = null; });
   }
