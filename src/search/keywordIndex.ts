@@ -20,7 +20,22 @@ function docFreq(ms: MiniSearch<IndexedDoc>, term: string): number {
   const fieldMap = (ms as unknown as { _index: { get(t: string): Map<number, Map<number, number>> | undefined } })._index.get(term);
   if (!fieldMap) return 0;
   let n = 0;
-  for (const docs of fieldMap.values()) n = Math.max(n, docs.size);
+  for (const docs of fieldMap.values()) n = Math.max(n, liveSize(ms, docs));
+  return n;
+}
+
+/**
+ * Live notes in a posting list. Until the vacuum (vacuum.ts) a list still holds the notes replaced or
+ * deleted since, and counting them would skew BM25's idf, even below zero for common words after many
+ * edits (so answers would differ from the same index reloaded). Counted only while there is dirt.
+ */
+function liveSize(ms: MiniSearch<IndexedDoc>, postings: Map<number, number>): number {
+  const ix = ms as unknown as { _dirtCount: number; _documentIds: Map<number, string> };
+  if (!ix._dirtCount) return postings.size;
+  const packed = (postings as { pairs?: Uint32Array | null }).pairs;
+  let n = 0;
+  if (packed) { for (let i = 0; i < packed.length; i += 2) if (ix._documentIds.has(packed[i])) n++; return n; }
+  for (const d of postings.keys()) if (ix._documentIds.has(d)) n++;
   return n;
 }
 
@@ -31,8 +46,7 @@ function docFreq(ms: MiniSearch<IndexedDoc>, term: string): number {
  */
 function idfScale(ms: MiniSearch<IndexedDoc>, term: string): number {
   const N = ms.documentCount;
-  // Posting lists still hold discarded notes until the vacuum: never count more notes than there are.
-  const n = Math.min(docFreq(ms, term), N);
+  const n = docFreq(ms, term);
   if (!n || !N) return 1;
   const soft = Math.log(1 + (N - n + 0.5) / (n + 0.5));
   const sharp = Math.max(0.05, Math.log((N - n + 0.5) / (n + 0.5)));
@@ -482,7 +496,7 @@ async function pageWith(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, analyzer: An
           const fid = fieldIds[f];
           const postings = e.data.get(fid);
           if (!postings) continue;
-          const n = postings.size;
+          const n = liveSize(ms, postings);
           const idf = Math.log(1 + (N - n + 0.5) / (n + 0.5));
           const avg = ix._avgFieldLength[fid];
           const w = e.weight * boostTerm * BOOSTS[FIELDS[f]];

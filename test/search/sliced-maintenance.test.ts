@@ -115,7 +115,7 @@ test('sliced vacuum: dead postings gone, packed lists filtered without unpacking
   }
 });
 
-test('more dead postings than live notes (before any vacuum): scores stay finite numbers', async () => {
+test('more dead postings than live notes (before any vacuum): the scores of a fresh index, never NaN or negative', async () => {
   const ms = build(200);
   for (let round = 1; round <= 3; round++) {
     for (let i = 0; i < 200; i++) { const p = `f${i % 5}/Note ${i}.md`; ms.discard(p); addDoc(ms, buildDoc(p, text(i, round), null), analyzer); }
@@ -123,7 +123,13 @@ test('more dead postings than live notes (before any vacuum): scores stay finite
   markChanged(ms);
   const hits = await runQuery(ms, parseQuery('vault', analyzer), analyzer);
   assert.equal(hits.length, 200);
-  for (const h of hits) assert.ok(Number.isFinite(h.score), `score ${h.score} for ${h.path}`);
+  for (const h of hits) assert.ok(Number.isFinite(h.score) && h.score > 0, `score ${h.score} for ${h.path}`);
+  const got = await answers(ms);
+  const want = await answers(build(200, 3));
+  for (let q = 0; q < QUERIES.length; q++) {
+    assert.deepEqual(got[q].map((r) => r.path), want[q].map((r) => r.path), QUERIES[q]);
+    for (let i = 0; i < got[q].length; i++) assert.ok(Math.abs(got[q][i].score - want[q][i].score) < 1e-9 * Math.max(1, want[q][i].score), `${QUERIES[q]}: ${got[q][i].score} vs ${want[q][i].score}`);
+  }
 });
 
 test('service: changes arriving while a save encodes wait for it; the file on disk is whole and loads', async () => {
