@@ -1,6 +1,6 @@
 // The Obsidian entry point: loads settings, builds the ObsidianHost once the layout is ready, and
 // starts/stops the shared runtime. Only wiring and user-facing messages live here.
-import { Notice, Plugin, TFile, TFolder, type WorkspaceLeaf } from 'obsidian';
+import { Notice, Plugin, TFile, TFolder, normalizePath, type WorkspaceLeaf } from 'obsidian';
 import { withDefaults } from './settings.js';
 import type { Settings } from './core/settings.js';
 import type { KeyRecord } from './core/keys.js';
@@ -226,6 +226,7 @@ export default class VaultMcpPlugin extends Plugin implements SettingsController
       manifest: this.manifest,
       register: (ref) => this.registerEvent(ref),
       classes: { TFile, TFolder },
+      normalizePath,
       cacheDir: this.cacheDir,
     });
     void this.host.ready();

@@ -7,7 +7,7 @@ import type { NoteMetadata } from '../../core/markdown/metadata.js';
 import { isNotePath } from '../../core/paths.js';
 import { FsDataStore } from '../fsDataStore.js';
 import { ObsidianWriter } from './obsidianWriter.js';
-import { pluginDataDir, vaultBasePath } from './paths.js';
+import { appNormalizePath, pluginDataDir, vaultBasePath } from './paths.js';
 
 export { pluginDataDir, vaultBasePath };
 
@@ -23,6 +23,8 @@ export interface ObsidianHostOptions {
   cacheDir?: string;
   /** How long ready() waits for the app to cache every note before it proceeds (the rest count as stale). */
   readyBoundMs?: number;
+  /** The app's normalizePath (main.ts passes obsidian's): where the app puts what it creates. */
+  normalizePath?: (path: string) => string;
   now?: () => number;
 }
 
@@ -66,6 +68,7 @@ export class ObsidianHost implements VaultHost {
   private readyCheck: (() => void) | null = null;
   private closed = false;
   private readonly readyBoundMs: number;
+  private readonly norm: (path: string) => string;
   /** ready() gave up waiting with notes still uncached: pendingCount() keeps counting them. */
   private staleAfterBound = false;
 
@@ -82,7 +85,8 @@ export class ObsidianHost implements VaultHost {
     this.data = new FsDataStore(pluginDataDir(opts.app, opts.manifest));
     this.cache = opts.cacheDir && opts.cacheDir !== this.data.dir ? new FsDataStore(opts.cacheDir) : this.data;
     this.readyBoundMs = opts.readyBoundMs ?? READY_BOUND_MS;
-    this.writer = new ObsidianWriter({ app: opts.app, basePath: this.basePath, classes: opts.classes });
+    this.norm = opts.normalizePath ?? appNormalizePath;
+    this.writer = new ObsidianWriter({ app: opts.app, basePath: this.basePath, classes: opts.classes, normalizePath: this.norm });
     const r = opts.register;
     r(v.on('create', (f) => this.onVault('create', f)));
     r(v.on('modify', (f) => this.onVault('modify', f)));
@@ -214,6 +218,9 @@ export class ObsidianHost implements VaultHost {
     const nfd = nfc.normalize('NFD');
     const alt = v.getAbstractFileByPath(nfd);
     if (alt) return alt;
+    // A path as given for a file the app created under its normalizePath (no-break spaces as spaces).
+    const normalized = this.norm(nfc);
+    if (normalized !== nfc) { const n = v.getAbstractFileByPath(normalized); if (n) return n; }
     if (!this.byNfc) {
       // Mixed spellings (one folder NFC, the file NFD): one map, rebuilt after creates/deletes/renames.
       this.byNfc = new Map();
