@@ -144,7 +144,10 @@ export class SemanticService {
   isPaused(): boolean { return this.paused; }
 
   private schedule(ms = 400): void {
-    if (this.stopped || this.paused || !this.settings().embeddingAutoIndex || !this.settings().embeddingModel) return;
+    if (this.stopped || this.paused) return;
+    // Once per event of a burst (a folder rename is one event per note): the settings are read once.
+    const s = this.settings();
+    if (!s.embeddingAutoIndex || !s.embeddingModel) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => { this.timer = null; this.drain().catch(() => undefined); }, ms);
     (this.timer as { unref?: () => void }).unref?.();
@@ -471,7 +474,7 @@ export class SemanticService {
     else if (this.paused && this.pending.size) state = 'paused';
     else if (this.running || this.pending.size) state = 'indexing';
     else state = 'ready';
-    const notesNow = store ? null : this.deps.host.files().filter((f) => isNotePath(f.path)).length;
+    const notesNow = store ? null : this.deps.host.noteCount?.() ?? this.deps.host.files().filter((f) => isNotePath(f.path)).length;
     return {
       state,
       reason,

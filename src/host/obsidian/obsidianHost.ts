@@ -64,6 +64,8 @@ export class ObsidianHost implements VaultHost {
    *  index, and walking the vault for it costs milliseconds per call at 100k files. null = rebuild. */
   private fileStats: Map<string, FileStat> | null = null;
   private fileList: FileStat[] | null = null;
+  /** Notes among fileStats, kept with it. */
+  private notes = 0;
   private readyPromise: Promise<void> | null = null;
   private readyCheck: (() => void) | null = null;
   private closed = false;
@@ -241,8 +243,15 @@ export class ObsidianHost implements VaultHost {
     if (!stats) return;
     this.fileList = null;
     if (!(f instanceof this.TFile)) { if (type !== 'modify') this.fileStats = null; return; }
-    if (type === 'delete' || type === 'rename') stats.delete(nfc(type === 'rename' ? oldPath ?? '' : f.path));
-    if (type !== 'delete' && !hidden(f.path)) stats.set(nfc(f.path), this.toStat(f));
+    if (type === 'delete' || type === 'rename') {
+      const gone = nfc(type === 'rename' ? oldPath ?? '' : f.path);
+      if (stats.delete(gone) && isNotePath(gone)) this.notes--;
+    }
+    if (type !== 'delete' && !hidden(f.path)) {
+      const path = nfc(f.path);
+      if (!stats.has(path) && isNotePath(path)) this.notes++;
+      stats.set(path, this.toStat(f));
+    }
   }
 
   private toStat(f: TFile): FileStat {
@@ -250,14 +259,29 @@ export class ObsidianHost implements VaultHost {
   }
 
   files(): FileStat[] {
-    if (!this.fileStats) {
-      this.fileStats = new Map();
-      for (const f of this.app.vault.getFiles()) if (!hidden(f.path)) this.fileStats.set(nfc(f.path), this.toStat(f));
-      this.fileList = null;
-    }
-    this.fileList ??= [...this.fileStats.values()];
+    this.fileList ??= [...this.stats().values()];
     // A copy: callers sort and filter what they get.
     return this.fileList.slice();
+  }
+
+  private stats(): Map<string, FileStat> {
+    if (!this.fileStats) {
+      this.fileStats = new Map();
+      this.notes = 0;
+      for (const f of this.app.vault.getFiles()) {
+        if (hidden(f.path)) continue;
+        const path = nfc(f.path);
+        this.fileStats.set(path, this.toStat(f));
+        if (isNotePath(path)) this.notes++;
+      }
+      this.fileList = null;
+    }
+    return this.fileStats;
+  }
+
+  noteCount(): number {
+    this.stats();
+    return this.notes;
   }
 
   folders(): string[] {
