@@ -42,11 +42,11 @@ export class SnapshotMap<K, V> extends Map<K, V> {
         seen.add(k);
         if (!shadow.has(k)) { yield [k, v]; continue; }
         const was = shadow.get(k)!;
-        if (was !== ABSENT) yield [k, was as V];
+        if (was !== ABSENT) yield [k, was];
       }
       // So the rest are keys deleted since the snapshot and not added again: taken in one go.
       const gone: [K, V][] = [];
-      for (const [k, was] of shadow) if (was !== ABSENT && !seen.has(k) && !present(k)) gone.push([k, was as V]);
+      for (const [k, was] of shadow) if (was !== ABSENT && !seen.has(k) && !present(k)) gone.push([k, was]);
       yield* gone;
     };
     return { entries: { [Symbol.iterator]: entries }, close: () => { if (this.shadow === shadow) this.shadow = null; } };
