@@ -242,7 +242,12 @@ export class ObsidianHost implements VaultHost {
     const stats = this.fileStats;
     if (!stats) return;
     this.fileList = null;
-    if (!(f instanceof this.TFile)) { if (type !== 'modify') this.fileStats = null; return; }
+    if (!(f instanceof this.TFile)) {
+      // A folder moved or deleted: its files' entries follow at once (the app also reports each file,
+      // which then finds its entry done). Not a rebuild: at 100k files that was a long task per event.
+      if (type === 'rename' || type === 'delete') this.moveUnder(nfc(type === 'rename' ? oldPath ?? '' : f.path), type === 'rename' ? nfc(f.path) : null);
+      return;
+    }
     if (type === 'delete' || type === 'rename') {
       const gone = nfc(type === 'rename' ? oldPath ?? '' : f.path);
       if (stats.delete(gone) && isNotePath(gone)) this.notes--;
@@ -251,6 +256,21 @@ export class ObsidianHost implements VaultHost {
       const path = nfc(f.path);
       if (!stats.has(path) && isNotePath(path)) this.notes++;
       stats.set(path, this.toStat(f));
+    }
+  }
+
+  /** Entries under folder `from`/ re-keyed under `to`/ (a rename) or dropped (to = null). */
+  private moveUnder(from: string, to: string | null): void {
+    const stats = this.fileStats;
+    if (!stats || from === '') return;
+    const prefix = `${from}/`;
+    const moved: [string, FileStat][] = [];
+    for (const [path, st] of stats) if (path.startsWith(prefix)) moved.push([path, st]);
+    for (const [path, st] of moved) {
+      stats.delete(path);
+      const dest = to === null ? null : `${to}/${path.slice(prefix.length)}`;
+      if (dest !== null && !hidden(dest)) stats.set(dest, { ...st, path: dest });
+      else if (isNotePath(path)) this.notes--;
     }
   }
 
