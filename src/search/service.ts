@@ -200,9 +200,19 @@ export class KeywordService implements KeywordRanker {
 
   private kick(delay: number): void {
     if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => { this.timer = null; void this.drain(); }, delay);
+    // Debounced without a new timer per event (a folder rename is thousands of events in one task of
+    // the app): a pending timer that fires early sets itself again for the rest.
+    this.due = Date.now() + delay;
+    if (this.timer) return;
+    const fire = () => {
+      const left = this.due - Date.now();
+      if (left > 0) { this.timer = setTimeout(fire, left); return; }
+      this.timer = null;
+      void this.drain();
+    };
+    this.timer = setTimeout(fire, delay);
   }
+  private due = 0;
 
   /** Applies every queued change now; resolves when the queue is empty. */
   async flush(): Promise<void> {

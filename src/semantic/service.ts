@@ -148,10 +148,19 @@ export class SemanticService {
     // Once per event of a burst (a folder rename is one event per note): the settings are read once.
     const s = this.settings();
     if (!s.embeddingAutoIndex || !s.embeddingModel) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => { this.timer = null; this.drain().catch(() => undefined); }, ms);
+    // Debounced without a new timer per event: a pending timer that fires early sets itself again.
+    this.due = Date.now() + ms;
+    if (this.timer) return;
+    const fire = () => {
+      const left = this.due - Date.now();
+      if (left > 0) { this.timer = setTimeout(fire, left); (this.timer as { unref?: () => void }).unref?.(); return; }
+      this.timer = null;
+      this.drain().catch(() => undefined);
+    };
+    this.timer = setTimeout(fire, ms);
     (this.timer as { unref?: () => void }).unref?.();
   }
+  private due = 0;
 
   private skipper(): (path: string) => boolean {
     const res = this.settings().embeddingSkipGlobs.map(globToRegExp);

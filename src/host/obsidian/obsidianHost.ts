@@ -113,7 +113,7 @@ export class ObsidianHost implements VaultHost {
     if (type !== 'modify') this.byNfc = null;
     this.trackStat(type, f, oldPath);
     if (!(f instanceof this.TFile) || hidden(f.path)) return;
-    const path = f.path.normalize('NFC');
+    const path = nfc(f.path);
     if (type === 'delete') {
       this.pending.delete(path);
       this.unresolvedChange.delete(path);
@@ -121,7 +121,7 @@ export class ObsidianHost implements VaultHost {
       return;
     }
     if (type === 'rename') {
-      const from = (oldPath ?? '').normalize('NFC');
+      const from = nfc(oldPath ?? '');
       this.pending.delete(from);
       this.unresolvedChange.delete(from);
       // The app moves the cache with the file and does not re-parse it (no 'changed' follows), so a
@@ -136,7 +136,7 @@ export class ObsidianHost implements VaultHost {
 
   private onChanged(f: TFile): void {
     this.links = null;
-    const path = f.path.normalize('NFC');
+    const path = nfc(f.path);
     this.pending.delete(path);
     this.unresolvedChange.set(path, this.now());
     this.emit({ type: 'metadata', path });
