@@ -53,7 +53,7 @@ if (blocks) {
   }
 }
 // The plugin's share of a stretch: samples with a frame of the plugin bundle (main.js) or src/ on the stack.
-const PLUGIN = /\/(main|server)\.js:/;
+const PLUGIN = /\/(main|server(-[a-z0-9]+)?)\.js:/;
 for (const r of runs) {
   r.incl = new Map();
   r.other = new Map();

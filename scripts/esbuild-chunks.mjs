@@ -22,8 +22,9 @@ import { relative, resolve } from 'node:path';
  * roots and the packages they import that no earlier chunk took; src/ files only by their own roots.
  */
 export const SERVER_CHUNKS = [
-  { name: 'zodcore', roots: ['zod/v4/core/'] },
+  { name: 'zodbase', roots: ['zod/v4/core/schemas.js'] },
   { name: 'zodlocales', roots: ['zod/v4/locales/', 'zod/v3/locales/'] },
+  { name: 'zodcore', roots: ['zod/v4/core/'] },
   { name: 'zod', roots: ['zod', 'zod-to-json-schema'] },
   { name: 'ajv', roots: ['ajv', 'ajv-formats'] },
   { name: 'hono', roots: ['@hono/node-server'] },
