@@ -21,6 +21,7 @@ import { addDocSteps, createMiniSearch, markChanged, runQueryPage, type Hit, typ
 import type { KeywordRanked, KeywordRanker, KeywordRankOptions } from './types.js';
 import type { IndexStatus } from '../services/status.js';
 import { clearTimeout, setTimeout } from 'node:timers';
+import { Debounce } from '../core/debounce.js';
 
 export const INDEX_FILE = 'keyword-index.bin';
 /** The JSON file of schema 1 (MiniSearch's own serialization); removed after the first save. */
@@ -63,7 +64,7 @@ export class KeywordService implements KeywordRanker {
   private queue = new Map<string, Op>();
   private state: 'loading' | 'building' | 'ready' = 'loading';
   private draining: Promise<void> | null = null;
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly debounce = new Debounce(() => void this.drain());
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
   private saving: Promise<void> | null = null;
   /** A save encoding the index (in slices): updates and the vacuum wait until it is done. */
@@ -199,24 +200,12 @@ export class KeywordService implements KeywordRanker {
   }
 
   private kick(delay: number): void {
-    if (this.stopped) return;
-    // Debounced without a new timer per event (a folder rename is thousands of events in one task of
-    // the app): a pending timer that fires early sets itself again for the rest.
-    this.due = Date.now() + delay;
-    if (this.timer) return;
-    const fire = () => {
-      const left = this.due - Date.now();
-      if (left > 0) { this.timer = setTimeout(fire, left); return; }
-      this.timer = null;
-      void this.drain();
-    };
-    this.timer = setTimeout(fire, delay);
+    if (!this.stopped) this.debounce.call(delay);
   }
-  private due = 0;
 
   /** Applies every queued change now; resolves when the queue is empty. */
   async flush(): Promise<void> {
-    if (this.timer) { clearTimeout(this.timer); this.timer = null; }
+    this.debounce.cancel();
     while ((this.queue.size || this.draining) && !this.stopped) await this.drain();
   }
 
@@ -462,7 +451,7 @@ export class KeywordService implements KeywordRanker {
   async stop(): Promise<void> {
     this.stopped = true;
     this.unsubscribe?.();
-    if (this.timer) clearTimeout(this.timer);
+    this.debounce.cancel();
     if (this.saveTimer) { clearTimeout(this.saveTimer); this.saveTimer = null; }
     await this.draining?.catch(() => undefined);
     await this.vacuuming;

@@ -21,6 +21,7 @@ import { semanticSettings, type SemanticSettings } from './settings.js';
 import { statSync, promises as fsp } from 'node:fs';
 // Node's timers: the service runs headless too, where there is no window.
 import { clearTimeout, setTimeout } from 'node:timers';
+import { Debounce } from '../core/debounce.js';
 import { join } from 'node:path';
 
 export const INDEX_FILE = 'semantic-index.bin';
@@ -87,7 +88,7 @@ export class SemanticService {
   private stopped = false;
   private savedGeneration = -1;
   private lastSave = 0;
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly debounce = new Debounce(() => { this.drain().catch(() => undefined); }, true);
   private rate: number | null = null;
   private rebuilding: string | null = null;
   private lastError: string | null = null;
@@ -121,7 +122,7 @@ export class SemanticService {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.debounce.cancel();
     this.unsubscribe?.();
     await this.running?.catch(() => undefined);
     await this.save().catch((e) => this.deps.log?.(`semantic index save failed: ${(e as Error).message}`));
@@ -148,19 +149,8 @@ export class SemanticService {
     // Once per event of a burst (a folder rename is one event per note): the settings are read once.
     const s = this.settings();
     if (!s.embeddingAutoIndex || !s.embeddingModel) return;
-    // Debounced without a new timer per event: a pending timer that fires early sets itself again.
-    this.due = Date.now() + ms;
-    if (this.timer) return;
-    const fire = () => {
-      const left = this.due - Date.now();
-      if (left > 0) { this.timer = setTimeout(fire, left); (this.timer as { unref?: () => void }).unref?.(); return; }
-      this.timer = null;
-      this.drain().catch(() => undefined);
-    };
-    this.timer = setTimeout(fire, ms);
-    (this.timer as { unref?: () => void }).unref?.();
+    this.debounce.call(ms);
   }
-  private due = 0;
 
   private skipper(): (path: string) => boolean {
     const res = this.settings().embeddingSkipGlobs.map(globToRegExp);
