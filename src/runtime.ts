@@ -11,6 +11,7 @@ import type { SessionTable } from './http/sessions.js';
 import { features } from './features.js';
 import type { FeatureHandle } from './feature.js';
 import { VERSION } from './version.js';
+import { forwardLogs } from './mcp/sessionHub.js';
 
 export interface RuntimeOptions {
   host: VaultHost;
@@ -39,6 +40,8 @@ export async function createDeps(opts: RuntimeOptions): Promise<{ deps: ServerDe
     middleware: [...(opts.middleware ?? [])],
     services: { ...(opts.services ?? {}) },
   };
+  // Feature failures reported to the host log also reach open MCP sessions (logging, at warning).
+  deps.services.log = forwardLogs(deps, opts.services?.log);
   const handles: FeatureHandle[] = [];
   for (const f of features) {
     const h = await f.setup(deps);

@@ -5,11 +5,13 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ServerDeps } from './tool.js';
-import { isWriteTool, type Caller, type ToolContext, type ToolDef } from './tool.js';
+import { isWriteTool, type Caller, type ProgressSink, type ToolContext, type ToolDef } from './tool.js';
 import { Refusal, refusalText } from '../core/errors.js';
 import { ScopedVault } from '../services/scopedVault.js';
 import { allTools } from './tools/index.js';
 import { serverInstructions } from './instructions.js';
+import { attachProtocol } from './protocol.js';
+import { progressSink } from './progress.js';
 
 export function permittedTools(deps: ServerDeps, caller: Caller, tools: ToolDef[] = allTools()): ToolDef[] {
   const s = deps.settings();
@@ -53,11 +55,11 @@ export function refusalResult(r: Refusal): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: refusalText(r) }] };
 }
 
-export async function dispatch(deps: ServerDeps, caller: Caller, tools: ToolDef[], name: string, rawArgs: unknown, signal: AbortSignal): Promise<CallToolResult> {
+export async function dispatch(deps: ServerDeps, caller: Caller, tools: ToolDef[], name: string, rawArgs: unknown, signal: AbortSignal, progress?: ProgressSink): Promise<CallToolResult> {
   const started = deps.now();
   const tool = tools.find((t) => t.name === name);
   const args = (rawArgs ?? {}) as Record<string, unknown>;
-  const ctx: ToolContext = { deps, caller, vault: new ScopedVault(deps.host, caller.root), signal, tools: () => tools };
+  const ctx: ToolContext = { deps, caller, vault: new ScopedVault(deps.host, caller.root), signal, tools: () => tools, progress };
   let result: CallToolResult;
   let code: string | undefined;
   try {
@@ -130,6 +132,8 @@ export function buildServer(deps: ServerDeps, caller: Caller): McpServer {
   // caller, runs the middleware and shapes every result itself.
   const tools = () => permittedTools(deps, caller);
   mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools().map((t) => toolListing(t, deps)) }));
-  mcp.server.setRequestHandler(CallToolRequestSchema, async (req, extra) => dispatch(deps, caller, tools(), req.params.name, req.params.arguments, extra.signal));
+  mcp.server.setRequestHandler(CallToolRequestSchema, async (req, extra) => dispatch(deps, caller, tools(), req.params.name, req.params.arguments, extra.signal, progressSink(req.params._meta?.progressToken, extra.sendNotification)));
+  // Resources, prompts, completion, logging and the session's notifications (src/mcp/protocol.ts).
+  attachProtocol(mcp, deps, caller, tools);
   return mcp;
 }

@@ -146,7 +146,7 @@ export const reindex = defineTool({
       return { state: s.state, indexed: s.indexed, pending: s.pending, skipped: s.skipped ?? 0, detail: s.detail ?? null };
     };
     return runAsJob<ReindexOut>(ctx, 'reindex', async (job) => {
-      const report = () => { const p = svc.details().progress; job.progress(`${p.done} of ${p.total} notes`); };
+      const report = () => { const p = svc.details().progress; job.progress(`${p.done} of ${p.total} notes`, p.done, p.total); };
       const timer = setInterval(report, 500);
       (timer as { unref?: () => void }).unref?.();
       try { await svc.reindex(args.force); } finally { clearInterval(timer); }

@@ -335,7 +335,7 @@ export const buildEmbeddings = defineTool({
       try { await svc.ready(); } catch (e) {
         refuse('unavailable', `Cannot build embeddings: ${unavailableMessage(e)}.`, { reason: unavailableMessage(e) });
       }
-      const off = svc.onProgress((st) => job.progress(`${st.embedded} notes embedded, ${st.pending} pending`));
+      const off = svc.onProgress((st) => job.progress(`${st.embedded} notes embedded, ${st.pending} pending`, st.embedded, st.embedded + st.pending));
       try {
         await svc.build(args.force, 2 ** 31 - 1);
       } finally { off(); }
