@@ -70,6 +70,6 @@ export async function invokeTool(ctx: ToolContext, name: string, args: Record<st
   const parsed = tool.input.safeParse(args);
   if (!parsed.success) refuse('invalid_argument', `Invalid arguments for ${name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}.`);
   const out = await tool.handler(parsed.data, ctx);
-  const structured = out.structured as Record<string, unknown>;
+  const structured = out.structured;
   return { structured, text: out.text ?? JSON.stringify(structured) };
 }

@@ -3,7 +3,7 @@
 // `read` family must be on for this key; a root-confined key sees only its root (a note outside
 // answers exactly like a missing one, and a subscription to it never fires); reads are metered and
 // audited like tool calls (src/mcp/metered.ts). Notifications: src/mcp/sessionHub.ts.
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, McpError,
   ReadResourceRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema, type Resource,
@@ -65,7 +65,7 @@ function templates(ctx: ToolContext) {
   return out;
 }
 
-export function registerResources(server: Server, deps: ServerDeps, session: HubSession): void {
+export function registerResources(server: McpServer['server'], deps: ServerDeps, session: HubSession): void {
   const ctx = (signal: AbortSignal) => contextFor(deps, session.caller, session.tools, signal);
   server.setRequestHandler(ListResourcesRequestSchema, async (req, extra) => {
     try { return listResources(ctx(extra.signal), req.params?.cursor); } catch (e) { throw toMcpError(e, 'resources/list'); }

@@ -8,7 +8,7 @@
 // Every notice respects the session's key as tools do: a root-confined key hears only about paths
 // inside its root, and nothing that would tell it about the rest of the vault.
 import { clearInterval, clearTimeout, setInterval, setTimeout } from 'node:timers';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { VaultEvent } from '../host/port.js';
 import type { KeyRecord } from '../core/keys.js';
@@ -29,7 +29,7 @@ const GUIDE_FILES = ['CLAUDE.md', 'AGENTS.md'];
 export interface HubSession {
   caller: Caller;
   tools: () => ToolDef[];
-  server: Server;
+  server: McpServer['server'];
   /** Canonical URI (resourceUris.canonicalUri) → the URI as the client subscribed to it. */
   subscriptions: Map<string, string>;
   logLevel: LoggingLevel;
