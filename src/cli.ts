@@ -23,6 +23,9 @@ const USAGE = `Vault MCP Server ${VERSION}
   node dist/cli.js keys list --vault DIR
   node dist/cli.js keys revoke --vault DIR --name NAME
   node dist/cli.js audit --vault DIR [--tail] [--key NAME] [--tool NAME] [--outcome ok|refused|CODE] [--since DATE] [--limit N] [--json]
+  node dist/cli.js models pull [ID] [--models-dir DIR]   download an embedding model (default Xenova/all-MiniLM-L6-v2); serve uses it
+  node dist/cli.js models list [--models-dir DIR]
+  node dist/cli.js bridge --url URL (--key-file FILE | env VAULT_MCP_KEY)   stdio ↔ HTTP, for Claude Desktop
 
 Environment: VAULT_MCP_TOKEN / VAULT_MCP_READ_TOKEN add in-memory readwrite / read keys.
 serve flags:
@@ -32,6 +35,8 @@ ${settingFlags.map((f) => `  --${f.flag}${f.kind === 'bool' ? '' : ' VALUE'}  ${
                    <Obsidian's data folder or the OS cache folder>/vault-mcp-server/<vault>-<hash>; with
                    --data-dir, that folder; cacheInVault in data.json keeps them in the plugin folder)
   --create-key NAME  when no key exists yet, create a readwrite key with this name and print it once
+  --models-dir DIR  where \`models pull\` put models (default: the shared models folder); the pulled default
+                   model is used when neither --embedding-model nor the plugin's setting names one
   --no-watch  do not watch the vault folder for outside changes`;
 
 export function fail(msg: string): never {
@@ -64,7 +69,7 @@ function loadPluginSettings(dataDir: string): Partial<Settings> {
 async function serve(argv: string[]): Promise<void> {
   const options: Record<string, { type: 'string' | 'boolean' }> = {
     vault: { type: 'string' }, 'data-dir': { type: 'string' }, 'cache-dir': { type: 'string' }, 'embedding-model': { type: 'string' },
-    'create-key': { type: 'string' }, 'no-watch': { type: 'boolean' },
+    'create-key': { type: 'string' }, 'no-watch': { type: 'boolean' }, 'models-dir': { type: 'string' },
   };
   for (const f of settingFlags) options[f.flag] = { type: f.kind === 'bool' ? 'boolean' : 'string' };
   let values: Record<string, string | boolean | undefined>;
@@ -87,8 +92,11 @@ async function serve(argv: string[]): Promise<void> {
   }
   if (values['embedding-model']) overrides.embeddingModel = values['embedding-model'];
   const settings = withDefaults({ ...loadPluginSettings(dataDir), ...overrides });
+
   // The caches go where the plugin puts them (src/host/cacheDir.ts), so the app and the CLI share them.
   const cacheDir = values['cache-dir'] ? resolve(String(values['cache-dir'])) : values['data-dir'] || cacheInVault(settings) ? dataDir : vaultCacheDir(vault);
+  const { chooseServeModel } = await import('./cli/serveModel.js');
+  const modelLine = chooseServeModel(settings, join(cacheDir, 'models'), values['models-dir'] ? resolve(String(values['models-dir'])) : undefined);
   const host = new NodeHost(vault, { dataDir, cacheDir, watch: !values['no-watch'] });
   const keys = new KeyStore(host.data);
   await keys.load();
@@ -118,7 +126,7 @@ async function serve(argv: string[]): Promise<void> {
     process.stdout.write(`Created key "${values['create-key']}" (shown only this once):\n  ${createdKey}\nConnect Claude Code:\n  claude mcp add --transport http vault ${url} --header "Authorization: Bearer ${createdKey}"\n`);
   }
   const notes = host.files().filter((f) => f.path.endsWith('.md')).length;
-  process.stdout.write(`Vault MCP Server ${VERSION}: ${notes} notes in ${vault}\ncaches in ${cacheDir}\nlistening on ${url}\n`);
+  process.stdout.write(`Vault MCP Server ${VERSION}: ${notes} notes in ${vault}\ncaches in ${cacheDir}\n${modelLine}\nlistening on ${url}\n`);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

@@ -7,7 +7,7 @@ import type { KeyStore } from '../services/keyStore.js';
 import type { KeyRecord } from '../core/keys.js';
 import type { ServerState } from './statusBar.js';
 import { statusTooltip } from './statusBar.js';
-import { claudeCodeCommand, claudeDesktopConfig, isLoopback } from './connectInfo.js';
+import { bridgePath, claudeCodeCommand, claudeDesktopConfig, isLoopback } from './connectInfo.js';
 import { copyText } from './clipboard.js';
 import { cacheInVault } from '../host/cacheSetting.js';
 import type { SemanticService } from '../semantic/service.js';
@@ -202,6 +202,6 @@ export class VaultMcpSettingTab extends PluginSettingTab {
     };
     block('Key', k.raw);
     block('Claude Code', claudeCodeCommand(url, k.raw));
-    block('Claude Desktop (claude_desktop_config.json, needs Node.js for npx)', claudeDesktopConfig(url, k.raw));
+    block('Claude Desktop (claude_desktop_config.json, needs Node.js)', claudeDesktopConfig(url, k.raw, bridgePath(this.ctl.dataDir)));
   }
 }
