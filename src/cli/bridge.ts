@@ -4,9 +4,13 @@
 // or the environment, never the command line (visible to every user of the machine in `ps`). An HTTP
 // refusal (401 wrong key, 404 expired session, 429…) reaches the client as a JSON-RPC error with the
 // server's own words, instead of an OAuth flow or a generic transport error.
-// Node built-ins and fetch only, so it also builds into a small standalone bridge.cjs for the plugin.
+// Node built-ins only (node's http, as headless code here does), so it also builds into a small
+// standalone bridge.cjs for the plugin.
 import { readFileSync, statSync } from 'node:fs';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { createInterface } from 'node:readline';
+import { setTimeout } from 'node:timers';
 import { parseArgs } from 'node:util';
 
 export interface BridgeIo {
@@ -35,15 +39,29 @@ export function readKey(keyFile: string | undefined, env: NodeJS.ProcessEnv, log
   throw new Error(`no key: pass --key-file FILE or set VAULT_MCP_KEY (never the key itself on the command line).\n${USAGE}`);
 }
 
+/** One HTTP request; resolves with the response as soon as its headers arrive. */
+function send(method: string, url: URL, headers: Record<string, string>, body?: string, signal?: AbortSignal): Promise<IncomingMessage> {
+  const req = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const r = req(url, { method, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) }, signal }, resolve);
+    r.once('error', reject);
+    r.end(body);
+  });
+}
+
+async function readAll(res: IncomingMessage): Promise<string> {
+  let text = '';
+  res.setEncoding('utf8');
+  for await (const chunk of res) text += chunk as string;
+  return text;
+}
+
 /** Splits an SSE body into events, calling `onEvent` with each event's data and id. */
-async function readSse(body: ReadableStream<Uint8Array>, onEvent: (data: string, id: string | null) => void): Promise<void> {
-  const decoder = new TextDecoder();
+async function readSse(res: IncomingMessage, onEvent: (data: string, id: string | null) => void): Promise<void> {
   let buf = '';
-  const reader = body.getReader();
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buf += decoder.decode(value, { stream: true }).replace(/\r\n/g, '\n');
+  res.setEncoding('utf8');
+  for await (const chunk of res) {
+    buf += (chunk as string).replace(/\r\n/g, '\n');
     let cut: number;
     while ((cut = buf.indexOf('\n\n')) >= 0) {
       const block = buf.slice(0, cut);
@@ -67,7 +85,11 @@ export class Bridge {
   private lastEventId: string | null = null;
   private closed = false;
 
-  constructor(private readonly url: string, private readonly key: string, private readonly io: BridgeIo) {}
+  private readonly url: URL;
+
+  constructor(url: string, private readonly key: string, private readonly io: BridgeIo) {
+    this.url = new URL(url);
+  }
 
   private headers(extra: Record<string, string> = {}): Record<string, string> {
     return {
@@ -107,28 +129,30 @@ export class Bridge {
 
   private async post(msg: Msg): Promise<void> {
     if (msg.method === 'initialize') { this.session = null; this.protocol = null; }
-    let res: Response;
+    let res: IncomingMessage;
     try {
-      res = await fetch(this.url, { method: 'POST', headers: this.headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' }), body: JSON.stringify(msg) });
+      res = await send('POST', this.url, this.headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' }), JSON.stringify(msg));
     } catch (e) {
-      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-      return this.refuse(msg, -32000, `cannot reach ${this.url} (${cause?.code ?? cause?.message ?? (e as Error).message}): is the Vault MCP Server running (Obsidian open with the server on, or \`npm start\` / \`node dist/cli.js serve\`)?`);
+      const code = (e as { code?: string }).code;
+      return this.refuse(msg, -32000, `cannot reach ${this.url.href} (${code ?? (e as Error).message}): is the Vault MCP Server running (Obsidian open with the server on, or \`npm start\` / \`node dist/cli.js serve\`)?`);
     }
-    const sid = res.headers.get('mcp-session-id');
-    if (sid) this.session = sid;
-    const type = res.headers.get('content-type') ?? '';
-    if (!res.ok) {
-      const text = await res.text().catch(() => '');
+    const status = res.statusCode ?? 0;
+    const sid = res.headers['mcp-session-id'];
+    if (typeof sid === 'string') this.session = sid;
+    if (status < 200 || status > 299) {
+      const text = await readAll(res).catch(() => '');
       let body: Msg | null = null;
       try { body = JSON.parse(text) as Msg; } catch { /* not JSON */ }
-      if (res.status === 404 && this.session) this.session = null;
-      const said = body?.error?.message ?? (text.trim().slice(0, 500) || res.statusText);
-      const retry = res.headers.get('retry-after');
-      return this.refuse(msg, body?.error?.code ?? -32000, said, { http_status: res.status, ...(retry ? { retry_after_seconds: Number(retry) } : {}) });
+      if (status === 404 && this.session) this.session = null;
+      const said = body?.error?.message ?? (text.trim().slice(0, 500) || `HTTP ${status}`);
+      const retry = res.headers['retry-after'];
+      return this.refuse(msg, body?.error?.code ?? -32000, said, { http_status: status, ...(retry ? { retry_after_seconds: Number(retry) } : {}) });
     }
-    if (res.status === 202 || res.status === 204 || !res.body) return;
-    if (type.includes('text/event-stream')) await readSse(res.body, (data) => this.emit(data));
-    else this.emit(await res.text());
+    if (String(res.headers['content-type'] ?? '').includes('text/event-stream')) await readSse(res, (data) => this.emit(data));
+    else {
+      const text = await readAll(res);
+      if (text.trim()) this.emit(text);
+    }
   }
 
   /** The server's own messages (list_changed, resource updates, log lines) on the GET stream. */
@@ -138,10 +162,11 @@ export class Bridge {
     void (async () => {
       for (let attempt = 0; !this.closed && this.session && attempt < 20; attempt++) {
         try {
-          const res = await fetch(this.url, { method: 'GET', signal: ctl.signal, headers: this.headers({ accept: 'text/event-stream', ...(this.lastEventId ? { 'last-event-id': this.lastEventId } : {}) }) });
-          if (res.status === 405 || res.status === 401 || res.status === 404 || !res.ok || !res.body) { await res.body?.cancel(); return; }
+          const res = await send('GET', this.url, this.headers({ accept: 'text/event-stream', ...(this.lastEventId ? { 'last-event-id': this.lastEventId } : {}) }), undefined, ctl.signal);
+          // 405: the server offers no such stream; 401/404: the key or the session is gone.
+          if (res.statusCode !== 200) { res.resume(); return; }
           attempt = 0;
-          await readSse(res.body, (data, id) => { if (id) this.lastEventId = id; this.emit(data); });
+          await readSse(res, (data, id) => { if (id) this.lastEventId = id; this.emit(data); });
         } catch { if (ctl.signal.aborted) return; }
         await new Promise((r) => setTimeout(r, 1000));
       }
@@ -153,7 +178,7 @@ export class Bridge {
     this.closed = true;
     this.stream?.abort();
     if (!this.session) return;
-    await fetch(this.url, { method: 'DELETE', headers: this.headers() }).then((r) => r.body?.cancel(), () => undefined);
+    await send('DELETE', this.url, this.headers()).then((r) => { r.resume(); }, () => undefined);
   }
 }
 

@@ -114,7 +114,8 @@ export async function modelsCommand(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
   let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
   try {
-    parsed = parseArgs({ args: rest, strict: true, allowPositionals: true, options: { 'models-dir': { type: 'string' }, 'base-url': { type: 'string' }, 'keep-default': { type: 'boolean' } } }) as typeof parsed;
+    const options = { 'models-dir': { type: 'string' as const }, 'base-url': { type: 'string' as const }, 'keep-default': { type: 'boolean' as const } };
+    parsed = parseArgs({ args: rest, strict: true, allowPositionals: true, options });
   } catch (e) {
     fail(`${(e as Error).message}\n\n${USAGE}`);
   }
