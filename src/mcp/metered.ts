@@ -16,16 +16,27 @@ function methodDef(method: string): ToolDef {
   return { name: method, title: method, family: 'read', annotations: READ_ONLY } as unknown as ToolDef;
 }
 
-export function toMcpError(e: unknown, what: string): McpError {
-  if (e instanceof McpError) return e;
+/**
+ * A JSON-RPC error as the SDK sends it (code, message, data). Not McpError, whose message carries an
+ * "MCP error <code>:" prefix that the client's own McpError would repeat.
+ */
+export class RequestError extends Error {
+  constructor(readonly code: number, message: string, readonly data?: Record<string, unknown>) {
+    super(message);
+    this.name = 'RequestError';
+  }
+}
+
+export function toMcpError(e: unknown, what: string): Error {
+  if (e instanceof McpError || e instanceof RequestError) return e;
   if (e instanceof Refusal) {
     const code = e.code === 'not_found' ? RESOURCE_NOT_FOUND
       : e.code === 'invalid_argument' || e.code === 'invalid_path' ? ErrorCode.InvalidParams
       : e.code === 'internal_error' ? ErrorCode.InternalError
       : -32000;
-    return new McpError(code, e.message, { code: e.code, ...e.details });
+    return new RequestError(code, e.message, { code: e.code, ...e.details });
   }
-  return new McpError(ErrorCode.InternalError, `The server failed while answering ${what}: ${(e as Error)?.message ?? e}. Retry once, then report it.`);
+  return new RequestError(ErrorCode.InternalError, `The server failed while answering ${what}: ${(e as Error)?.message ?? e}. Retry once, then report it.`);
 }
 
 export function contextFor(deps: ServerDeps, caller: Caller, tools: () => ToolDef[], signal: AbortSignal): ToolContext {

@@ -3,11 +3,11 @@
 // session's place in the notification hub (sessionHub.ts). Capabilities are declared here too.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
-  CompleteRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError,
+  CompleteRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema,
   SetLevelRequestSchema, type CompleteResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller, ServerDeps, ToolContext, ToolDef } from './tool.js';
-import { contextFor, metered } from './metered.js';
+import { RequestError, contextFor, metered } from './metered.js';
 import { registerResources } from './resources.js';
 import { availablePrompts, getPrompt, promptListing } from './prompts.js';
 import { EMPTY_COMPLETION, complete, notePaths } from './completion.js';
@@ -25,7 +25,7 @@ export const CAPABILITIES = {
 function completion(ctx: ToolContext, ref: { type: string; name?: string; uri?: string }, arg: { name: string; value: string }): CompleteResult['completion'] {
   if (ref.type === 'ref/prompt') {
     const p = availablePrompts(ctx).find((x) => x.name === ref.name);
-    if (!p) throw new McpError(ErrorCode.InvalidParams, `There is no prompt "${ref.name}" for this key; prompts/list shows the available ones.`);
+    if (!p) throw new RequestError(ErrorCode.InvalidParams, `There is no prompt "${ref.name}" for this key; prompts/list shows the available ones.`);
     const a = p.args.find((x) => x.name === arg.name);
     return a ? a.complete(ctx, arg.value) : EMPTY_COMPLETION;
   }

@@ -5,14 +5,14 @@
 // audited like tool calls (src/mcp/metered.ts). Notifications: src/mcp/sessionHub.ts.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
-  ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, McpError,
+  ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema,
   ReadResourceRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema, type Resource,
 } from '@modelcontextprotocol/sdk/types.js';
 import { refuse } from '../core/errors.js';
 import { noteTitle } from '../core/paths.js';
 import { pageAfter } from '../core/cursor.js';
 import type { ServerDeps, ToolContext } from './tool.js';
-import { contextFor, invokeTool, metered, toMcpError } from './metered.js';
+import { RequestError, contextFor, invokeTool, metered, toMcpError } from './metered.js';
 import { GUIDE_URI, NOTE_TEMPLATE, TOC_TEMPLATE, canonicalUri, noteUri, parseUri } from './resourceUris.js';
 import { MAX_SUBSCRIPTIONS, type HubSession } from './sessionHub.js';
 
@@ -84,7 +84,7 @@ export function registerResources(server: McpServer['server'], deps: ServerDeps,
     let key: string;
     try { key = canonicalUri(parseUri(req.params.uri)); } catch (e) { throw toMcpError(e, 'resources/subscribe'); }
     if (!session.subscriptions.has(key) && session.subscriptions.size >= MAX_SUBSCRIPTIONS) {
-      throw new McpError(ErrorCode.InvalidParams, `This session already holds ${MAX_SUBSCRIPTIONS} subscriptions; unsubscribe from some first.`);
+      throw new RequestError(ErrorCode.InvalidParams, `This session already holds ${MAX_SUBSCRIPTIONS} subscriptions; unsubscribe from some first.`);
     }
     // Notifications name the URI as the client spelled it.
     session.subscriptions.set(key, req.params.uri);
