@@ -124,6 +124,10 @@ async function serve(argv: string[]): Promise<void> {
   }
   if (createdKey) {
     process.stdout.write(`Created key "${values['create-key']}" (shown only this once):\n  ${createdKey}\nConnect Claude Code:\n  claude mcp add --transport http vault ${url} --header "Authorization: Bearer ${createdKey}"\n`);
+  } else if (values['create-key']) {
+    // Later runs of `npm start`: the first key was shown once; say how to get another.
+    const names = keys.list().filter((k) => !k.ephemeral).map((k) => `"${k.name}"`).join(', ');
+    process.stdout.write(`This vault already has keys (${names}); a key is shown only once, when it is created. To create another:\n  node dist/cli.js keys add --vault ${vault} --name NAME --scope readwrite\n`);
   }
   const notes = host.files().filter((f) => f.path.endsWith('.md')).length;
   process.stdout.write(`Vault MCP Server ${VERSION}: ${notes} notes in ${vault}\ncaches in ${cacheDir}\n${modelLine}\nlistening on ${url}\n`);
