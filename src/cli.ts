@@ -113,7 +113,9 @@ async function serve(argv: string[]): Promise<void> {
   await host.ready();
   let rt;
   try {
-    rt = await startRuntime({ host, settings: () => settings, keys, services: { llmKey: () => process.env.OPENAI_API_KEY || undefined } });
+    // Feature messages (index rebuilds, save failures…) to stderr; MCP sessions get them too (logging).
+    const log = (m: string) => { process.stderr.write(`${m}\n`); };
+    rt = await startRuntime({ host, settings: () => settings, keys, services: { log, llmKey: () => process.env.OPENAI_API_KEY || undefined } });
   } catch (e) {
     await release();
     fail((e as Error).message);

@@ -9,8 +9,9 @@ import {
   ReadResourceRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema, type Resource,
 } from '@modelcontextprotocol/sdk/types.js';
 import { refuse } from '../core/errors.js';
-import { noteTitle } from '../core/paths.js';
-import { pageAfter } from '../core/cursor.js';
+import { isNotePath, noteTitle } from '../core/paths.js';
+import { decodeCursor, encodeCursor } from '../core/cursor.js';
+import type { VaultHost } from '../host/port.js';
 import type { ServerDeps, ToolContext } from './tool.js';
 import { RequestError, contextFor, invokeTool, metered, toMcpError } from './metered.js';
 import { GUIDE_URI, NOTE_TEMPLATE, TOC_TEMPLATE, canonicalUri, noteUri, parseUri } from './resourceUris.js';
@@ -25,17 +26,53 @@ function guideEntry(): Resource {
   return { uri: GUIDE_URI, name: 'vault-guide', title: 'Vault guide', mimeType: 'text/markdown', description: 'Obsidian markdown primer plus this vault\'s own instructions for agents (CLAUDE.md / AGENTS.md); read it first.' };
 }
 
+/**
+ * Every note path of the vault in code-point order, kept per host and re-sorted only after a note was
+ * created, deleted or renamed: paging through a 100k-note vault must not sort it once per page (in
+ * Obsidian that would be the app's UI thread).
+ */
+const sorted = new WeakMap<VaultHost, { paths: string[] | null }>();
+
+function sortedNotePaths(host: VaultHost): string[] {
+  let entry = sorted.get(host);
+  if (!entry) {
+    const e: { paths: string[] | null } = { paths: null };
+    host.subscribe((ev) => { if (ev.type === 'create' || ev.type === 'delete' || ev.type === 'rename') e.paths = null; });
+    sorted.set(host, e);
+    entry = e;
+  }
+  entry.paths ??= host.files().map((f) => f.path).filter(isNotePath).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return entry.paths;
+}
+
+/** Index of the first path after `after` (binary search). */
+function firstAfter(paths: string[], after: string): number {
+  let lo = 0;
+  let hi = paths.length;
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (paths[mid] <= after) lo = mid + 1; else hi = mid; }
+  return lo;
+}
+
 /** One page of the notes this caller may read (the guide first on the first page). */
 export function listResources(ctx: ToolContext, cursor?: string): { resources: Resource[]; nextCursor?: string } {
   const resources: Resource[] = [];
   if (!cursor && has(ctx, 'get_vault_guide')) resources.push(guideEntry());
   if (!has(ctx, 'read_note')) return { resources };
-  const notes = ctx.vault.notes().sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const { page, next_cursor } = pageAfter(notes, (n) => n.path, RESOURCE_PAGE, 'resources', cursor);
-  for (const n of page) {
-    resources.push({ uri: noteUri(n.path), name: n.path, title: noteTitle(n.path), mimeType: 'text/markdown', size: n.size, annotations: { lastModified: new Date(n.mtime).toISOString() } });
+  const paths = sortedNotePaths(ctx.deps.host);
+  let i = cursor ? firstAfter(paths, decodeCursor<{ k: string; after: string }>(cursor, 'resources').after) : 0;
+  let last: string | null = null;
+  let n = 0;
+  for (; i < paths.length && n < RESOURCE_PAGE; i++) {
+    const st = ctx.vault.stat(paths[i]);
+    if (!st) continue;
+    resources.push({ uri: noteUri(st.path), name: st.path, title: noteTitle(st.path), mimeType: 'text/markdown', size: st.size, annotations: { lastModified: new Date(st.mtime).toISOString() } });
+    last = st.path;
+    n++;
   }
-  return next_cursor ? { resources, nextCursor: next_cursor } : { resources };
+  // More when a visible note follows (a root-confined key's last page may end early).
+  let more = false;
+  for (let j = i; last !== null && j < paths.length && !more; j++) more = ctx.vault.stat(paths[j]) !== null;
+  return more ? { resources, nextCursor: encodeCursor({ k: 'resources', after: last! }) } : { resources };
 }
 
 export async function readResource(ctx: ToolContext, uri: string): Promise<{ contents: { uri: string; mimeType: string; text: string }[] }> {

@@ -182,14 +182,20 @@ export function sessionHub(deps: ServerDeps): SessionHub {
 }
 
 /**
- * The host log (deps.services.log) also goes to open sessions at warning: every feature reports its
- * failures there (index load and save, the change feed, the inference worker). runtime.ts installs
- * this before the features start, so they capture the forwarding function.
+ * The host log (deps.services.log) also goes to open sessions: every feature reports its failures
+ * there (index load and save, the change feed, the inference worker), at warning; its other lines
+ * (rebuilds, counts) at info. runtime.ts installs this before the features start, so they capture
+ * the forwarding function.
  */
 export function forwardLogs(deps: ServerDeps, hostLog?: (message: string) => void): (message: string) => void {
   return (message) => {
     hostLog?.(message);
     const logger = /^([a-z][\w -]{1,30}):/i.exec(message)?.[1] ?? 'vault-mcp-server';
-    hubs.get(deps)?.log({ level: 'warning', logger, data: message });
+    hubs.get(deps)?.log({ level: logLevelOf(message), logger, data: message });
   };
+}
+
+/** Failures are warnings; the rest of what features log (rebuilds, counts) is info. */
+export function logLevelOf(message: string): LoggingLevel {
+  return /fail|unreadable|error|could not|cannot|unavailable|is off/i.test(message) ? 'warning' : 'info';
 }

@@ -165,10 +165,13 @@ test('resources: subscriptions fire on agent writes and on changes made on disk,
     await outline;
 
     // The vault guide follows the root CLAUDE.md; a new note changes the resource list.
+    const listed = async () => (await c.listResources()).resources.map((r) => r.uri);
+    assert.ok(!(await listed()).includes('vault://note/CLAUDE.md'));
     const listChanged = new Promise<void>((resolve) => c.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()));
     const guide = nextUpdate(c, 'vault://guide');
     writeFileSync(join(vault, 'CLAUDE.md'), '# New guide\n');
     await Promise.all([guide, listChanged]);
+    assert.ok((await listed()).includes('vault://note/CLAUDE.md'), 'the list follows a created note');
     assert.match(String(text0(await c.readResource({ uri: 'vault://guide' }))), /New guide/);
 
     await c.unsubscribeResource({ uri: planUri });
