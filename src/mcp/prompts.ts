@@ -126,7 +126,7 @@ const discussNote: PromptDef = {
 
 export const PROMPTS: PromptDef[] = [summarizeFolder, dailyReview, tidyLinks, discussNote];
 
-export function availablePrompts(ctx: ToolContext): PromptDef[] {
+export function availablePrompts(ctx: Pick<ToolContext, 'tools'>): PromptDef[] {
   const names = new Set(ctx.tools().map((t) => t.name));
   return PROMPTS.filter((p) => p.requires.every((t) => names.has(t)));
 }

@@ -17,7 +17,7 @@ import { DEFAULT_LOG_LEVEL, sessionHub, toolSignature, type HubSession } from '.
 export const CAPABILITIES = {
   tools: { listChanged: true },
   resources: { subscribe: true, listChanged: true },
-  prompts: { listChanged: false },
+  prompts: { listChanged: true },
   completions: {},
   logging: {},
 };
@@ -39,7 +39,7 @@ function completion(ctx: ToolContext, ref: { type: string; name?: string; uri?: 
 export function attachProtocol(mcp: McpServer, deps: ServerDeps, caller: Caller, tools: () => ToolDef[]): void {
   const server = mcp.server;
   server.registerCapabilities(CAPABILITIES);
-  const session: HubSession = { caller, tools, server, subscriptions: new Map(), logLevel: DEFAULT_LOG_LEVEL, toolsSig: '', told: new Map(), listTimer: null };
+  const session: HubSession = { caller, tools, server, subscriptions: new Map(), logLevel: DEFAULT_LOG_LEVEL, toolsSig: '', lastTools: [], told: new Map(), listTimer: null };
   const hub = sessionHub(deps);
   const ctx = (signal: AbortSignal) => contextFor(deps, caller, tools, signal);
 
@@ -58,7 +58,7 @@ export function attachProtocol(mcp: McpServer, deps: ServerDeps, caller: Caller,
 
   // In the hub from the client's notifications/initialized until the session closes.
   const initialized = server.oninitialized;
-  server.oninitialized = () => { initialized?.(); session.toolsSig = toolSignature(tools()); hub.add(session); };
+  server.oninitialized = () => { initialized?.(); session.lastTools = tools(); session.toolsSig = toolSignature(session.lastTools); hub.add(session); };
   const closed = server.onclose;
   server.onclose = () => { closed?.(); hub.remove(session); };
 }

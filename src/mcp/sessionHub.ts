@@ -2,7 +2,8 @@
 // - notifications/resources/updated for the URIs a session subscribed to, when a note changes, by
 //   a person (the app, a sync client, an editor) or by an agent (every write goes through the host);
 // - notifications/resources/list_changed when notes it can see are created, deleted or renamed;
-// - notifications/tools/list_changed when a settings or key change adds or removes tools for it;
+// - notifications/tools/list_changed when a settings or key change adds or removes tools for it (and
+//   prompts/list_changed when that changes which prompts it is offered);
 // - notifications/message (logging) for index problems and feature failures, at warning, filtered by
 //   the level the session set with logging/setLevel.
 // Every notice respects the session's key as tools do: a root-confined key hears only about paths
@@ -16,6 +17,7 @@ import { isNotePath } from '../core/paths.js';
 import { visibleIn } from '../services/scopedVault.js';
 import type { Caller, Family, ServerDeps, ToolDef } from './tool.js';
 import { GUIDE_URI, noteUri, tocUri } from './resourceUris.js';
+import { availablePrompts } from './prompts.js';
 
 export const LOG_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 /** Until a session sets a level it hears warnings and worse. */
@@ -34,6 +36,8 @@ export interface HubSession {
   subscriptions: Map<string, string>;
   logLevel: LoggingLevel;
   toolsSig: string;
+  /** The tools at the last list_changed check (to tell whether the prompt list changed with them). */
+  lastTools: ToolDef[];
   /** Index problems already told to this session, by index name. */
   told: Map<string, string>;
   listTimer: ReturnType<typeof setTimeout> | null;
@@ -140,7 +144,11 @@ export class SessionHub {
         if (rec) Object.assign(s.caller, { scope: rec.scope, root: rec.root ?? '', disabledFamilies: (rec.disabledFamilies ?? []) as Family[] });
         const sig = toolSignature(s.tools());
         if (sig !== s.toolsSig) {
+          // Prompts are offered by the tools they need, so their list may change with it.
+          const prompts = promptSignature(s.tools);
+          if (prompts !== promptSignature(() => s.lastTools)) s.server.sendPromptListChanged().catch(() => undefined);
           s.toolsSig = sig;
+          s.lastTools = s.tools();
           s.server.sendToolListChanged().catch(() => undefined);
         }
         for (const [name, p] of problems) {
@@ -171,6 +179,10 @@ export class SessionHub {
 
 export function toolSignature(tools: ToolDef[]): string {
   return tools.map((t) => t.name).join(',');
+}
+
+function promptSignature(tools: () => ToolDef[]): string {
+  return availablePrompts({ tools }).map((p) => p.name).join(',');
 }
 
 const hubs = new WeakMap<ServerDeps, SessionHub>();

@@ -65,7 +65,8 @@ test('settings tab in Chromium: app markup, real key creation by typing and clic
     assert.equal(dom.raw.length, 3);
     assert.match(dom.raw[0], /^vmcp_[A-Za-z0-9_-]{43}$/);
     assert.ok(dom.raw[1].startsWith('claude mcp add --transport http vault http://127.0.0.1:') && dom.raw[1].includes(`Bearer ${dom.raw[0]}`), dom.raw[1]);
-    assert.ok(JSON.parse(dom.raw[2]).mcpServers.vault.env.AUTH_HEADER === `Bearer ${dom.raw[0]}`);
+    const desktop = JSON.parse(dom.raw[2]).mcpServers.vault as { command: string; args: string[]; env: Record<string, string> };
+    assert.deepEqual(desktop, { command: 'node', args: [`${rec.snapshot.dataDir}/bridge.cjs`, '--url', desktop.args[2]], env: { VAULT_MCP_KEY: dom.raw[0] } });
     assert.deepEqual(dom.limits, ['claude-code', 'research-agent', 'cursor']);
     // research-agent: 9 families, "transfer" switched off in the real run; its quota meter counts its real calls.
     assert.deepEqual(dom.families.off, ['transfer']);

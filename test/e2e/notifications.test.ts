@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { LoggingMessageNotificationSchema, PromptListChangedNotificationSchema, ToolListChangedNotificationSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { connect, call } from '../helpers/server.js';
 import { startSec, makeVault, INSIDE, OUTSIDE } from '../security/helpers.js';
 import { startFakeLlm } from '../llm/fakeLlm.js';
@@ -72,10 +72,13 @@ test('tools/list_changed: read-only mode and a key\'s families change the tool l
     const names = async () => (await c.listTools()).tools.map((x) => x.name);
     assert.ok((await names()).includes('edit_note'));
 
+    // Read-only mode also takes away the prompt that edits (tidy-links): prompts/list_changed.
+    const promptsChanged = new Promise<void>((r) => c.setNotificationHandler(PromptListChangedNotificationSchema, () => r()));
     let wait = nextChange();
     t.settings.readOnly = true;
-    await wait;
+    await Promise.all([wait, promptsChanged]);
     assert.ok(!(await names()).includes('edit_note'));
+    assert.ok(!(await c.listPrompts()).prompts.some((p) => p.name === 'tidy-links'));
 
     wait = nextChange();
     t.settings.readOnly = false;
