@@ -10,7 +10,7 @@ import type { VaultHost } from '../host/port.js';
 import type { Settings } from '../core/settings.js';
 import { contentHash } from '../core/hash.js';
 import { chunkNote, chunkingKey, type ChunkOptions } from '../core/chunk.js';
-import { globToRegExp } from '../core/glob.js';
+import { compileGlob } from '../core/glob.js';
 import { isNotePath, noteTitle } from '../core/paths.js';
 import { snapshotFromBytes } from '../services/noteText.js';
 import { VectorStore, fingerprintKey, type Fingerprint, type NoteHit } from './store.js';
@@ -151,7 +151,7 @@ export class SemanticService {
   }
 
   private skipper(): (path: string) => boolean {
-    const res = this.settings().embeddingSkipGlobs.map(globToRegExp);
+    const res = this.settings().embeddingSkipGlobs.map(compileGlob);
     return (p) => res.some((r) => r.test(p));
   }
 
