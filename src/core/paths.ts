@@ -12,6 +12,8 @@ const DRIVE = /^[a-zA-Z]:/;
 
 /** The longest file or folder name common file systems accept (ext4, APFS, NTFS: 255). */
 export const NAME_MAX_BYTES = 255;
+/** The longest vault path accepted: well under every OS limit once the vault's own folder is put in front. */
+export const PATH_MAX_BYTES = 1024;
 
 function utf8Length(s: string): number {
   let n = 0;
@@ -38,6 +40,8 @@ function components(raw: string, what: string): string[] {
     if (p.trim() === '') refuse('invalid_path', `"${raw}" has an empty path component; remove the blank segment.`);
     if (utf8Length(p) > NAME_MAX_BYTES) refuse('invalid_path', `A name in the ${what} is ${utf8Length(p)} bytes long; file systems allow at most ${NAME_MAX_BYTES} bytes per file or folder name. Shorten "${p.slice(0, 40)}…".`);
   }
+  const bytes = utf8Length(parts.join('/'));
+  if (bytes > PATH_MAX_BYTES) refuse('invalid_path', `The ${what} is ${bytes} bytes long; at most ${PATH_MAX_BYTES} bytes are accepted. Use shorter folder and file names.`);
   if (parts.length && DRIVE.test(parts[0])) {
     refuse('invalid_path', `"${raw}" looks like a drive path ("${parts[0]}"); give a path relative to the vault root.`);
   }
