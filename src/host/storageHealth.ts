@@ -18,7 +18,7 @@ export interface SaveProblem {
 const CAUSES: Record<string, string> = {
   ENOSPC: 'the disk is full', EDQUOT: 'the disk quota is used up', EACCES: 'no permission to write the data folder',
   EPERM: 'no permission to write the data folder', EROFS: 'the data folder is on a read-only file system',
-  ENOTDIR: 'the data folder is not a folder', EISDIR: 'a folder is in the way of a data file', EIO: 'the disk reported an input/output error',
+  ENOTDIR: 'the data folder is not a folder', EEXIST: 'a file is in the way of the data folder', EISDIR: 'a folder is in the way of a data file', EIO: 'the disk reported an input/output error',
   EMFILE: 'too many open files', ENFILE: 'too many open files', EBUSY: 'the file is locked by another program',
 };
 

@@ -11,7 +11,7 @@ for (let i = 0; i < 8; i++) { const k = `vmcp_flood_${i}_${'x'.repeat(20)}`; t.r
 const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'flood', version: '1' } } });
 const heapMb = () => { gc(); gc(); return Math.round(process.memoryUsage().heapUsed / 1e5) / 10; };
 console.log(`round 0 heap ${heapMb()} sessions 0`);
-for (let round = 1; round <= 3; round++) {
+for (let round = 1; round <= 2; round++) {
   for (let i = 0; i < 3000; i += 30) {
     await Promise.all(Array.from({ length: 30 }, async (_, j) => {
       const r = await fetch(t.url, { method: 'POST', headers: { authorization: `Bearer ${keys[(i + j) % keys.length]}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' }, body: INIT });
