@@ -165,3 +165,9 @@ export async function symlinkOnPath(basePath: string, rel: string): Promise<stri
   }
   return null;
 }
+
+/** Is the file at vault path `rel` a regular file with more than one name (a hard link)? */
+export async function hardLinked(basePath: string, rel: string): Promise<boolean> {
+  const st = await fs.lstat(join(basePath, rel)).catch(() => null);
+  return !!st && st.isFile() && st.nlink > 1;
+}

@@ -9,7 +9,7 @@
 // Only type imports from 'obsidian': runtime classes come in through the constructor.
 import type { App, TAbstractFile, TFile, TFolder } from 'obsidian';
 import type { FileStat } from '../port.js';
-import { symlinkOnPath } from '../containment.js';
+import { hardLinked, symlinkOnPath } from '../containment.js';
 import { WriteError, type Check, type ProcessResult, type RenameResult, type VaultWriter } from '../writer.js';
 import { PathLocks } from '../pathLock.js';
 import { isNotePath } from '../../core/paths.js';
@@ -69,6 +69,11 @@ export class ObsidianWriter implements VaultWriter {
     if (at !== null) throw new WriteError('symlink', at === path.normalize('NFC') ? `"${at}" is a symbolic link; writes never follow one` : `"${at}" (a folder on the way to "${path}") is a symbolic link; writes never follow one`, at);
   }
 
+  /** The app writes files in place: a file with other names (a hard link) would change under all of them. */
+  private async notHardLinked(f: TFile): Promise<void> {
+    if (await hardLinked(this.o.basePath, f.path)) throw new WriteError('outside', `"${f.path}" has other names on disk (a hard link), which a write in the app would change too; it is not written`, f.path);
+  }
+
   private async taken(path: string): Promise<boolean> {
     return !!this.lookup(path) || (await this.app.vault.adapter.exists(path));
   }
@@ -124,6 +129,7 @@ export class ObsidianWriter implements VaultWriter {
     return this.locks.run([path], async () => {
       const f = this.file(path);
       await this.noSymlink(f);
+      await this.notHardLinked(f);
       const before = new Uint8Array(await this.app.vault.readBinary(f));
       const out = fn(before);
       if (out === null) return { before, after: before, changed: false };
@@ -149,6 +155,7 @@ export class ObsidianWriter implements VaultWriter {
         if (!(f instanceof this.o.classes.TFile)) throw new WriteError('not_file', `"${path}" is a folder`, path);
         await this.noSymlink(f);
         if (!opts.overwrite) throw new WriteError('exists', `"${path}" already exists`, path);
+        await this.notHardLinked(f);
         const before = new Uint8Array(await this.app.vault.readBinary(f));
         opts.check?.(before);
         // No atomic process for binary data in the app API: modifyBinary replaces the whole file.

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { symlinkSync, existsSync, readFileSync } from 'node:fs';
+import { symlinkSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, call, refusalCode, textOf } from '../../helpers/server.js';
 import { Category, report } from './report.js';
 import { makeLayout, serve, snapshot, changed, leaks, sameAsMissing } from './fixture.js';
@@ -72,7 +72,12 @@ test('symlinks created while the server runs are not followed by the watcher', {
     symlinkSync(outside, join(vault, 'Late'));
     symlinkSync(join(outside, 'secret.md'), join(vault, 'Team/late.md'));
     symlinkSync(join(vault, '.obsidian'), join(vault, 'LateDot'));
-    await new Promise((r) => setTimeout(r, 600)); // several debounce periods: the watcher has acted
+    // Proof the watcher has acted on these changes: a plain note written after them becomes visible.
+    writeFileSync(join(vault, 'Team/late-proof.md'), '# proof\n');
+    for (let r = await call(c, 'list_notes', { folder: 'Team' }); !JSON.stringify(r.structuredContent).includes('late-proof'); r = await call(c, 'list_notes', { folder: 'Team' })) {
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    await new Promise((r) => setTimeout(r, 300)); // and a few debounce periods more for the folder rescans
     for (const p of ['Late/secret.md', 'Late/sub/deep.md', 'Team/late.md', 'LateDot/app.json', 'LateDot/plugins/vault-mcp-server/keys.json']) {
       for (const [tool, arg, extra] of [...READ_TOOLS, ...WRITE_TOOLS]) {
         await cat.attempt(`${tool}(${p})`, async () => { const bad = await sameAsMissing(c, tool, extra, arg, p); assert.equal(bad, null, bad ?? ''); });
