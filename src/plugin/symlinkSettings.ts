@@ -14,7 +14,7 @@ export function renderSymlinkSettings(el: HTMLElement, c: { settings: Settings; 
   let warn: HTMLElement | null = null;
   new Setting(el)
     .setName('Outside folders symlinks may lead into')
-    .addTextArea((t) => t.setPlaceholder('/Users/me/Shared notes').setValue(allowedFolders(c.settings.symlinkAllowedFolders).join('\n')).onChange(async (v) => {
+    .addTextArea((t) => t.setPlaceholder('/home/me/shared').setValue(allowedFolders(c.settings.symlinkAllowedFolders).join('\n')).onChange(async (v) => {
       const list = allowedFolders(v.split('\n'));
       c.settings.symlinkAllowedFolders = list;
       warn?.setText(symlinkWarning(list));

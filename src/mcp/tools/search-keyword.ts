@@ -12,7 +12,7 @@ import type { KeywordService } from '../../search/service.js';
 import { snippet } from '../../search/snippet.js';
 import type { HitKey } from '../../search/keywordIndex.js';
 import { runAsJob, workingFields } from '../../jobs/jobs.js';
-import { clearInterval, setInterval, setTimeout } from 'node:timers';
+import { clearInterval, setInterval } from 'node:timers';
 import { FIRST_BUILD_WAIT_MS, staleStatus, waitAtMost } from '../../search/types.js';
 
 function keyword(deps: ServerDeps): KeywordService | undefined {
