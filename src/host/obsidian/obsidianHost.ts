@@ -33,6 +33,9 @@ export interface ObsidianHostOptions {
  *  (Obsidian does not re-parse, and so fires nothing, when the content hash is unchanged). */
 const PENDING_GRACE_MS = 5000;
 
+/** How long a call waits for the app's watcher to list (or drop) a path another program changed on disk. */
+const SYNC_WAIT_MS = 2000;
+
 /** ready() proceeds after this long even if the app never caches some note (they are reported stale). */
 const READY_BOUND_MS = 20_000;
 
@@ -277,6 +280,20 @@ export class ObsidianHost implements VaultHost {
 
   isFolder(path: string): boolean {
     return path === '' || (this.lookup(path) instanceof this.TFolder && this.gate.visible(path.normalize('NFC')));
+  }
+
+  /**
+   * Before a tool answers about `path` (freshness middleware): when the disk and the app's view
+   * disagree on whether it exists (another program saved or removed it a moment ago), waits, bounded,
+   * for the app's watcher to catch up, so the next call after an outside save finds the note.
+   * Contents are always read from disk, so an entry the app knows is never answered stale.
+   */
+  async sync(path: string): Promise<void> {
+    const rel = path.normalize('NFC');
+    const known = () => !!this.lookup(rel);
+    const onDisk = await this.app.vault.adapter.exists(this.lookup(rel)?.path ?? rel).catch(() => known());
+    const until = this.now() + SYNC_WAIT_MS;
+    while (known() !== onDisk && this.now() < until && !this.closed) await new Promise((r) => window.setTimeout(r, 25));
   }
 
   /** See VaultHost.realPathOf: a file link's real vault path, null inside an allow-listed outside folder. */

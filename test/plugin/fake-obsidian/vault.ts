@@ -104,8 +104,15 @@ export class Vault extends Events {
     }
   }
 
-  /** Test hook: what the app's file watcher does when entries appear on disk (created by another program). */
-  noticeNewEntries(): void {
+  /**
+   * Test hook: what the app's file watcher does, some time after another program changed the disk
+   * (the fake does not watch by itself): entries gone from disk are dropped, new ones listed.
+   */
+  noticeDiskChanges(): void {
+    for (const f of [...this.items.values()]) {
+      if (f.path === '/' || !this.items.has(f.path) || existsSync(join(this.basePath, f.path))) continue;
+      for (const g of this.forget(f)) this.trigger('delete', g);
+    }
     this.scan('', true);
   }
 

@@ -63,7 +63,7 @@ test('plugin: links that appear while the app runs are refused once the app list
     symlinkSync(outside, join(vault, 'Late'));
     symlinkSync(join(outside, 'secret.md'), join(vault, 'Team/late.md'));
     symlinkSync(join(vault, '.obsidian'), join(vault, 'LateDot'));
-    s.app.vault.noticeNewEntries(); // what the app's watcher does: it lists them, following the links
+    s.app.vault.noticeDiskChanges(); // what the app's watcher does: it lists them, following the links
     cat.check('the app lists Late/secret.md', !!s.app.vault.getAbstractFileByPath('Late/secret.md'));
     for (const p of ['Late/secret.md', 'Late/sub/deep.md', 'Team/late.md', 'LateDot/app.json', 'LateDot/plugins/vault-mcp-server/keys.json']) {
       for (const [tool, arg, extra] of [...READ_TOOLS, ...WRITE_TOOLS]) {
