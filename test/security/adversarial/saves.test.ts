@@ -4,7 +4,7 @@
 // lets us mount one; an unwritable folder: EACCES, when not running as root). The server keeps
 // answering, /health says which files cannot be saved and why (no path, no errno), and once the
 // disk works again the saves are retried and land, the audit log missing none of the calls.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { mkdirSync, writeFileSync, readFileSync, rmSync, renameSync, chmodSync, existsSync, openSync, writeSync, closeSync } from 'node:fs';
@@ -14,6 +14,10 @@ import { tempDir } from '../../helpers/vault.js';
 import { KeyStore } from '../../../src/services/keyStore.js';
 import { FsDataStore } from '../../../src/host/fsDataStore.js';
 import { Category, report } from './report.js';
+import { copyVault } from '../../helpers/vault.js';
+import { startPlugin, unloadAll } from '../../plugin/harness.js';
+
+after(unloadAll);
 
 interface Health { status: string; saves: { ok: boolean; failing: { file: string; cause: string }[] } }
 
@@ -120,5 +124,32 @@ test('background saves: an unwritable data folder (EACCES)', { timeout: 240_000 
   const cat = new Category('background saves (unwritable folder)');
   const data = join(tempDir('vmcp-saves-ro-'), 'data');
   await attack(cat, data, () => chmodSync(data, 0o500), () => chmodSync(data, 0o700), /permission/);
+  report(cat);
+});
+
+test('background saves in the app: the status bar says so, and clears once the saves land', { timeout: 180_000 }, async () => {
+  const cat = new Category('background saves (plugin status bar)');
+  const s = await startPlugin(copyVault(), { port: 0, rateLimitPerMinute: 0, defaultDailyQuota: 0 });
+  const port = s.plugin.runtime!.server.port;
+  const bar = () => String(s.app.statusBar.children[0]?.text ?? '');
+  const waitBar = async (re: RegExp) => { while (!re.test(bar())) await new Promise((r) => setTimeout(r, 100)); };
+  try {
+    const key = (await new KeyStore(new FsDataStore(s.dataDir)).add({ name: 'k', scope: 'read' })).raw;
+    const c = await connect(`http://127.0.0.1:${port}/mcp`, key);
+    await call(c, 'stats');
+    renameSync(s.dataDir, `${s.dataDir}.aside`);
+    writeFileSync(s.dataDir, 'in the way');
+    await call(c, 'read_note', { path: 'Welcome.md' }); // its audit line cannot be written
+    await waitBar(/saves failing/);
+    cat.check('status bar: saves failing', bar() === `MCP: on :${port} · saves failing`, bar());
+    const tip = (s.app.statusBar.children[0] as unknown as { attrs: Record<string, string> }).attrs['aria-label'] ?? '';
+    cat.check('its tooltip names the file and the cause', /Could not save audit\.jsonl \((a file is in the way|the data folder is not a folder)/.test(tip), tip);
+    cat.check('the server still answers', (await call(c, 'stats')).isError === undefined);
+    rmSync(s.dataDir);
+    renameSync(`${s.dataDir}.aside`, s.dataDir);
+    await waitBar(new RegExp(`^MCP: on :${port}$`));
+    cat.check('status bar back to normal once the saves landed', bar() === `MCP: on :${port}`, bar());
+    await c.close();
+  } finally { await s.plugin.unload(); }
   report(cat);
 });

@@ -3,14 +3,21 @@
 // same kinds created while the server runs (seen by the real watcher), are attacked through every
 // tool family: reads, lists, search, graph, downloads, writes, moves, deletes and the trash. A
 // refused path must answer exactly like a missing one, leak nothing, and change nothing on disk.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { symlinkSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { connect, call, refusalCode, textOf } from '../../helpers/server.js';
+import { connect, call, refusalCode, textOf, startCli } from '../../helpers/server.js';
+import { tempDir, copyVault } from '../../helpers/vault.js';
+import { KeyStore } from '../../../src/services/keyStore.js';
+import { FsDataStore } from '../../../src/host/fsDataStore.js';
+import { startPlugin, unloadAll, openTab, findSetting } from '../../plugin/harness.js';
+import { TextAreaComponent } from '../../plugin/fake-obsidian/index.js';
 import { Category, report } from './report.js';
 import { makeLayout, serve, snapshot, changed, leaks, sameAsMissing } from './fixture.js';
 import { attack, READ_TOOLS, WRITE_TOOLS } from './attacks.js';
+
+after(unloadAll);
 
 test('symlinks never lead out: every tool family, whole-vault, confined and read keys', { timeout: 240_000 }, async () => {
   const { vault, outside, other } = makeLayout();
@@ -140,5 +147,35 @@ test('opt-in: an allow-listed outside folder is readable through its symlink, re
   } finally { await t.stop(); }
   cat.check('allowed folder unchanged', changed(before, snapshot(outside)).length === 0, changed(before, snapshot(outside)).join(', '));
   void other;
+  report(cat);
+});
+
+test('opt-in from the CLI: --symlink-allow prints its one-line warning; without it the same link is refused', { timeout: 120_000 }, async () => {
+  const { vault, outside } = makeLayout();
+  const cat = new Category('symlink opt-in (CLI and settings tab)');
+  for (const allow of [false, true]) {
+    const data = join(tempDir('vmcp-optin-'), 'data');
+    const { raw } = await new KeyStore(new FsDataStore(data)).add({ name: 'rw', scope: 'readwrite' });
+    const srv = await startCli(vault, { dataDir: data, args: allow ? ['--symlink-allow', outside] : [] });
+    try {
+      const c = await connect(srv.url, raw);
+      const warned = /warning: Symlinks in the vault may lead into this folder outside it/.test(srv.output());
+      cat.check(`${allow ? 'with' : 'without'} the flag: warning ${allow ? 'printed' : 'absent'}`, warned === allow, srv.output().slice(0, 400));
+      const r = await call(c, 'read_note', { path: 'Team/outdir/secret.md' });
+      cat.check(`${allow ? 'with' : 'without'} the flag: Team/outdir/secret.md ${allow ? 'read' : 'missing'}`, allow ? !r.isError : refusalCode(r) === 'not_found', textOf(r).slice(0, 200));
+      cat.check(`${allow ? 'with' : 'without'} the flag: otherdir/other.md missing`, refusalCode(await call(c, 'read_note', { path: 'otherdir/other.md' })) === 'not_found');
+      await c.close();
+    } finally { await srv.stop(); }
+  }
+  // The settings tab: the field, off by default, and the warning once a folder is named.
+  const s = await startPlugin(copyVault(), { port: 0 });
+  try {
+    const tab = await openTab(s.app);
+    const field = findSetting(tab, 'Outside folders symlinks may lead into');
+    cat.check('settings tab: empty by default, no warning', (s.plugin.settings.symlinkAllowedFolders ?? []).length === 0 && !tab.containerEl.textContent.includes('Symlinks in the vault may lead'));
+    await field.component(TextAreaComponent).change(`${outside}\nrelative/ignored\n`);
+    cat.check('settings tab: the absolute folder is saved, the relative one dropped', JSON.stringify(s.plugin.settings.symlinkAllowedFolders) === JSON.stringify([outside]), JSON.stringify(s.plugin.settings.symlinkAllowedFolders));
+    cat.check('settings tab: the one-line warning shows', tab.containerEl.textContent.includes(`Symlinks in the vault may lead into this folder outside it`));
+  } finally { await s.plugin.unload(); }
   report(cat);
 });
