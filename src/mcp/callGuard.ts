@@ -24,6 +24,7 @@ export function checkDepth(args: unknown): void {
 }
 
 const FS_CAUSES: Record<string, [code: string, words: string]> = {
+  ENOENT: ['not_found', 'the file is no longer there (removed or moved a moment ago); list the folder again'],
   ENAMETOOLONG: ['invalid_path', 'a name in the path is longer than the file system allows (255 bytes per name); shorten it'],
   ENOSPC: ['unavailable', 'the disk is full; free some space and retry'],
   EDQUOT: ['unavailable', 'the disk quota is used up; free some space and retry'],

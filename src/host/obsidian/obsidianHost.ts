@@ -294,6 +294,7 @@ export class ObsidianHost implements VaultHost {
     const onDisk = await this.app.vault.adapter.exists(this.lookup(rel)?.path ?? rel).catch(() => known());
     const until = this.now() + SYNC_WAIT_MS;
     while (known() !== onDisk && this.now() < until && !this.closed) await new Promise((r) => window.setTimeout(r, 25));
+    await this.gate.settle(rel); // a path the app just listed is shown once the symlink rule has judged it
   }
 
   /** See VaultHost.realPathOf: a file link's real vault path, null inside an allow-listed outside folder. */

@@ -60,9 +60,24 @@ export class RealPathGate {
     return { folder: loc.folder };
   }
 
-  /** A path the app reported created or renamed: judged now (a new link, or a file inside one). */
-  async observe(rel: string): Promise<void> {
-    await this.judge(rel).catch(() => undefined);
+  /** Paths being judged right now: hidden (with everything under them) until the judgment is in. */
+  private readonly judging = new Map<string, Promise<void>>();
+
+  /** A path the app reported created or renamed: hidden at once, judged, then shown if the rule admits it. */
+  observe(rel: string): Promise<void> {
+    const key = rel.normalize('NFC');
+    const p = this.judge(rel).then(() => undefined, () => undefined).finally(() => { if (this.judging.get(key) === p) this.judging.delete(key); });
+    this.judging.set(key, p);
+    return p;
+  }
+
+  /** Resolves once no judgment of `path` or a folder above it is pending. */
+  async settle(path: string): Promise<void> {
+    while (this.judging.size) {
+      const waits = [...this.judging].filter(([k]) => k === path || path.startsWith(k + '/')).map(([, p]) => p);
+      if (!waits.length) return;
+      await Promise.all(waits);
+    }
   }
 
   /** Is `path` or one of its folders in `set`? */
@@ -74,14 +89,17 @@ export class RealPathGate {
     }
   }
 
-  /** Something is refused (listings must be filtered). */
+  /** Something is refused or being judged (listings must be filtered). */
   get refusing(): boolean {
-    return this.refused.size > 0;
+    return this.refused.size > 0 || this.judging.size > 0;
   }
 
-  /** False for a refused path or anything under a refused folder. */
+  /** False for a refused path or anything under a refused folder, and while either is being judged. */
   visible(path: string): boolean {
-    return !RealPathGate.within(this.refused, path);
+    if (RealPathGate.within(this.refused, path)) return false;
+    if (!this.judging.size) return true;
+    for (const k of this.judging.keys()) if (path === k || path.startsWith(k + '/')) return false;
+    return true;
   }
 
   /** See VaultHost.realPathOf. */
