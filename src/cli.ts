@@ -14,6 +14,7 @@ import { settingFlags } from './cli/flags.js';
 import { extraCommands } from './cli/commands.js';
 import { VERSION } from './version.js';
 import { DEFAULT_CONFIG_DIR } from './host/configDir.js';
+import { allowedFolders, symlinkWarning } from './core/symlinkOptIn.js';
 
 const USAGE = `Vault MCP Server ${VERSION}
 
@@ -91,13 +92,16 @@ async function serve(argv: string[]): Promise<void> {
     else overrides[f.key] = v;
   }
   if (values['embedding-model']) overrides.embeddingModel = values['embedding-model'];
+  if (overrides.symlinkAllowedFolders) overrides.symlinkAllowedFolders = (overrides.symlinkAllowedFolders as string[]).map((p) => resolve(p));
   const settings = withDefaults({ ...loadPluginSettings(dataDir), ...overrides });
+  settings.symlinkAllowedFolders = allowedFolders(settings.symlinkAllowedFolders);
 
   // The caches go where the plugin puts them (src/host/cacheDir.ts), so the app and the CLI share them.
   const cacheDir = values['cache-dir'] ? resolve(String(values['cache-dir'])) : values['data-dir'] || cacheInVault(settings) ? dataDir : vaultCacheDir(vault);
   const { chooseServeModel } = await import('./cli/serveModel.js');
   const modelLine = chooseServeModel(settings, join(cacheDir, 'models'), values['models-dir'] ? resolve(String(values['models-dir'])) : undefined);
-  const host = new NodeHost(vault, { dataDir, cacheDir, watch: !values['no-watch'] });
+  const host = new NodeHost(vault, { dataDir, cacheDir, watch: !values['no-watch'], allowedOutside: () => settings.symlinkAllowedFolders });
+  if (settings.symlinkAllowedFolders.length) process.stderr.write(`warning: ${symlinkWarning(settings.symlinkAllowedFolders)}\n`);
   const keys = new KeyStore(host.data);
   await keys.load();
   if (process.env.VAULT_MCP_TOKEN) keys.addEphemeral(process.env.VAULT_MCP_TOKEN, 'env:VAULT_MCP_TOKEN', 'readwrite');
@@ -175,7 +179,7 @@ async function keysCommand(argv: string[]): Promise<void> {
     const patch = setKeyPatch(values, fail);
     try {
       const rec = await store.update(values.name, patch);
-      process.stdout.write(`Updated key "${rec.name}"; a running server applies it within 2 seconds, open sessions included.\n${describeKey(rec)}\n`);
+      process.stdout.write(`Updated key "${rec.name}"; a running server applies it from its next request, open sessions included.\n${describeKey(rec)}\n`);
     } catch (e) {
       fail(`${(e as Error).message} See keys list.`);
     }

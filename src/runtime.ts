@@ -7,6 +7,7 @@ import type { Services } from './mcp/services.js';
 import { KeyStore } from './services/keyStore.js';
 import { createHttpApp } from './http/app.js';
 import { listen, type RunningServer } from './http/listen.js';
+import { limitSettings } from './limits/settings.js';
 import type { SessionTable } from './http/sessions.js';
 import { features } from './features.js';
 import type { FeatureHandle } from './feature.js';
@@ -59,7 +60,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const s = opts.settings();
   let server: RunningServer;
   try {
-    server = await listen(app, sessions, s.bindAddress, s.port);
+    const lim = limitSettings(s);
+    server = await listen(app, sessions, s.bindAddress, s.port, { headersTimeoutMs: Math.max(1, lim.headersTimeoutSeconds) * 1000, requestTimeoutMs: Math.max(1, lim.requestTimeoutSeconds) * 1000 });
     deps.services.serverUrl = server.url; // transfer links name the real port (also with --port 0)
   } catch (e) {
     await sessions.closeAll();

@@ -12,6 +12,7 @@ import { allTools } from './tools/index.js';
 import { serverInstructions } from './instructions.js';
 import { attachProtocol } from './protocol.js';
 import { progressSink } from './progress.js';
+import { checkDepth, internalRefusal, whyNotAvailable } from './callGuard.js';
 
 export function permittedTools(deps: ServerDeps, caller: Caller, tools: ToolDef[] = allTools()): ToolDef[] {
   const s = deps.settings();
@@ -64,11 +65,12 @@ export async function dispatch(deps: ServerDeps, caller: Caller, tools: ToolDef[
   let code: string | undefined;
   try {
     if (!tool) {
-      const exists = allTools().some((t) => t.name === name);
-      throw new Refusal(exists ? 'permission_denied' : 'not_found', exists
-        ? `The tool "${name}" is not available to this key (read-only scope, read-only mode or a switched-off tool family). Ask the vault owner for a key that allows it.`
-        : `There is no tool "${name}"; call tools/list to see the available tools.`);
+      const known = allTools().find((t) => t.name === name);
+      throw known
+        ? new Refusal('permission_denied', whyNotAvailable(deps, caller, known))
+        : new Refusal('not_found', `There is no tool "${recordedTool(name).name}"; call tools/list to see the available tools.`);
     }
+    checkDepth(args);
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) throw new Refusal('invalid_argument', `Invalid arguments for ${name}: ${zodMessage(parsed.error)}. Fix them and call again.`);
     for (const m of deps.middleware) await m.before?.({ tool, args, ctx });
@@ -81,7 +83,7 @@ export async function dispatch(deps: ServerDeps, caller: Caller, tools: ToolDef[
     };
     if (out.meta) result._meta = out.meta;
   } catch (e) {
-    const r = e instanceof Refusal ? e : new Refusal('internal_error', `The server failed while running ${name}: ${(e as Error)?.message ?? e}. The vault was not changed by this failure unless the message says otherwise; retry once, then report it.`);
+    const r = e instanceof Refusal ? e : internalRefusal(e, name);
     code = r.code;
     result = refusalResult(r);
   }
@@ -94,7 +96,11 @@ export async function dispatch(deps: ServerDeps, caller: Caller, tools: ToolDef[
  * caller), else a stand-in named as asked, control characters replaced and cut to 64 characters.
  */
 function recordedTool(name: unknown): ToolDef {
-  return allTools().find((t) => t.name === name) ?? ({ name: Array.from(String(name), (c) => (c < ' ' || c === '\u007f' ? '?' : c)).join('').slice(0, 64), family: 'unknown' } as unknown as ToolDef);
+  const known = allTools().find((t) => t.name === name);
+  if (known) return known;
+  const clean = Array.from(String(name).slice(0, 4096), (c) => (c < ' ' || c === '\u007f' ? '?' : c)).join('');
+  // The audit masks secrets in the whole name (`asked`) before cutting it, so no prefix of a key is kept.
+  return { name: clean.slice(0, 64), asked: clean, family: 'unknown' } as unknown as ToolDef;
 }
 
 /** Every call is recorded by the middleware (audit, daily counters), refused ones included. */

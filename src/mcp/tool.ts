@@ -56,6 +56,8 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   annotations: Annotations;
   /** When present and false (or a string reason), the tool is not listed at all. */
   available?: (deps: ServerDeps) => boolean;
+  /** When `available` says no: what is missing and where to set it up (said to a caller who asks for the tool). */
+  unavailableHint?: string;
   handler: (args: z.infer<I>, ctx: ToolContext) => Promise<ToolResult<z.infer<O>>>;
 }
 

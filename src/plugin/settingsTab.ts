@@ -14,6 +14,7 @@ import type { SemanticService } from '../semantic/service.js';
 import { renderSemanticSettings } from './semanticSettings.js';
 import { renderLlmSettings, secretsOf } from './llmSettings.js';
 import { renderSearchSettings } from './searchSettings.js';
+import { renderSymlinkSettings } from './symlinkSettings.js';
 import { renderImportSettings } from './importSettings.js';
 import { renderKeyLimits } from './keySettings.js';
 import type { ServerDeps } from '../mcp/tool.js';
@@ -145,6 +146,7 @@ export class VaultMcpSettingTab extends PluginSettingTab {
     renderLlmSettings(el.createDiv(), { app: this.app, settings: s, saveSettings: save, secrets: secretsOf(this.app), redisplay });
     renderSearchSettings(el.createDiv(), { settings: s, saveSettings: save, keyword: () => c.serverDeps()?.services.keyword ?? null });
     renderImportSettings(el.createDiv(), { settings: s, saveSettings: save });
+    renderSymlinkSettings(el.createDiv(), { settings: s, saveSettings: save });
   }
 
   private async renderKeys(el: HTMLElement): Promise<void> {

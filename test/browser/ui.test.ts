@@ -58,7 +58,7 @@ test('settings tab in Chromium: app markup, real key creation by typing and clic
         size: ra.querySelector('.setting-item-description').textContent,
       };
     })()`);
-    assert.deepEqual(dom.headings, ['Server', 'API keys', 'Key restrictions', 'Limits', 'Semantic search', 'Summaries (language model)', 'Keyword search', 'Import from the web']);
+    assert.deepEqual(dom.headings, ['Server', 'API keys', 'Key restrictions', 'Limits', 'Semantic search', 'Summaries (language model)', 'Keyword search', 'Import from the web', 'Symbolic links']);
     assert.equal(dom.toggleOn, true, 'the server toggle shows the running server');
     assert.deepEqual(dom.keys, ['claude-code', 'research-agent', 'cursor'], 'each key a row with a Revoke (mod-warning) button, the new one included');
     // The key box: the raw key (made by the real KeyStore.add in the page), then the two connect snippets with it.

@@ -159,6 +159,7 @@ export const summarize = defineTool({
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   available: llmConfigured,
+  unavailableHint: 'no language model endpoint is configured. The vault owner sets one in the settings tab (Summaries (language model): endpoint URL and model) or starts the headless server with --llm-url URL --llm-model NAME',
   async handler(args, ctx) {
     const pre = selectNotes(ctx.vault, args.paths);
     if (!pre.notes.length) {
