@@ -148,3 +148,26 @@ export function samePlacement(p: Placement, rel: string, real: string | null | u
 export function missing(path: string): Error {
   return Object.assign(new Error(`ENOENT: no file "${path}" in the vault`), { code: 'ENOENT' });
 }
+
+/**
+ * The first component of vault path `rel` (disk spelling) that is a symbolic link, as a vault path,
+ * or null: writes refuse any path with one, whatever it points to. Components that do not exist
+ * end the walk (nothing below them can be a link yet).
+ */
+export async function symlinkOnPath(basePath: string, rel: string): Promise<string | null> {
+  const parts = rel.split('/').filter(Boolean);
+  let abs = basePath;
+  for (let i = 0; i < parts.length; i++) {
+    abs = join(abs, parts[i]);
+    const st = await fs.lstat(abs).catch(() => null);
+    if (!st) return null;
+    if (st.isSymbolicLink()) return parts.slice(0, i + 1).join('/').normalize('NFC');
+  }
+  return null;
+}
+
+/** Is the file at vault path `rel` a regular file with more than one name (a hard link)? */
+export async function hardLinked(basePath: string, rel: string): Promise<boolean> {
+  const st = await fs.lstat(join(basePath, rel)).catch(() => null);
+  return !!st && st.isFile() && st.nlink > 1;
+}

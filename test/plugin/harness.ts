@@ -34,9 +34,8 @@ const cacheHome = mkdtempSync(join(tmpdir(), 'vmcp-cachehome-'));
 process.env.XDG_CACHE_HOME = join(cacheHome, 'cache');
 process.env.XDG_CONFIG_HOME = join(cacheHome, 'config');
 
-/** What a user copies into the plugin folder (README "Install in Obsidian"). */
-/** What a user copies into the plugin folder: main.js, server.js and its chunks server-*.js, the WASM, the manifest and the styles. */
-export const PLUGIN_FILES = ['main.js', 'server.js', 'ort-wasm-simd.wasm.br', 'manifest.json', 'styles.css', ...readdirSync(REPO).filter((f) => /^server-[a-z0-9]+\.js$/.test(f)).sort()];
+/** What a user copies into the plugin folder (README "Install in Obsidian"): main.js, server.js and its chunks server-*.js, the WASM, the bridge, the manifest and the styles. */
+export const PLUGIN_FILES = ['main.js', 'server.js', 'ort-wasm-simd.wasm.br', 'bridge.cjs', 'manifest.json', 'styles.css', ...readdirSync(REPO).filter((f) => /^server-[a-z0-9]+\.js$/.test(f)).sort()];
 
 /** Installs the plugin files into `<vault>/.obsidian/plugins/<id>/`. */
 export function installPlugin(vault: string, settings: Partial<Settings> = {}): string {
