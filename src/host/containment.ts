@@ -4,7 +4,7 @@
 // dot-folders. The plugin's data folder is never a real location a path may have. Anything else is
 // treated like a path that does not exist. Root confinement of a key is applied on top of this by
 // ScopedVault, with the real in-vault location a host reports (VaultHost.realPathOf).
-import { promises as fs, realpathSync, type Stats } from 'node:fs';
+import { promises as fs, lstatSync, realpathSync, type Stats } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 
 export type Placement =
@@ -105,6 +105,25 @@ export class Containment {
     if (real === null) return null;
     const placement = this.classify(real);
     return placement ? { real, placement } : null;
+  }
+
+  /**
+   * locate() for the common case, synchronously: a plain file or folder (not a symlink) whose folder
+   * is the real folder of the same vault path. 'link' when the entry is a symlink (only the async
+   * locate judges those); null when missing or refused. Lets a host show a note the app just created
+   * at once instead of hiding it until an async judgment is in.
+   */
+  locatePlainSync(rel: string, disk: string): Located | null | 'link' {
+    const abs = join(this.basePath, disk);
+    let lst: Stats;
+    try { lst = lstatSync(abs); } catch { return null; }
+    if (lst.isSymbolicLink()) return 'link';
+    if (!lst.isDirectory() && !lst.isFile()) return null;
+    const parentReal = realOrNull(dirname(abs));
+    const parent = parentReal === null ? null : this.classify(parentReal);
+    const parentRel = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+    if (!parent || !('inVault' in parent) || parent.inVault !== parentRel.normalize('NFC')) return 'link';
+    return { folder: lst.isDirectory(), st: lst, real: undefined };
   }
 
   /**

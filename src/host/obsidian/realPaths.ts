@@ -6,7 +6,7 @@
 // disk right before reading, so nothing outside is ever read even before a survey or check is done.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { Containment, missing, samePlacement } from '../containment.js';
+import { Containment, missing, samePlacement, type Located } from '../containment.js';
 
 export class RealPathGate {
   readonly contain: Containment;
@@ -53,11 +53,16 @@ export class RealPathGate {
       if (exists) this.refused.add(key);
       return null;
     }
-    this.refused.delete(key);
-    if (loc.folder && loc.real === null) this.outsideRoots.add(key);
-    else if (loc.real === undefined || loc.folder) this.realOf.delete(key);
-    else this.realOf.set(key, loc.real);
+    this.record(key, loc);
     return { folder: loc.folder };
+  }
+
+  private record(key: string, loc: Located): void {
+    this.refused.delete(key);
+    if (loc.folder && loc.real === null) { this.outsideRoots.add(key); return; }
+    this.outsideRoots.delete(key); // a link replaced by a plain folder of the same name
+    if (loc.real === undefined || loc.folder) this.realOf.delete(key);
+    else this.realOf.set(key, loc.real);
   }
 
   /** Paths being judged right now: hidden (with everything under them) until the judgment is in. */
@@ -66,6 +71,10 @@ export class RealPathGate {
   /** A path the app reported created or renamed: hidden at once, judged, then shown if the rule admits it. */
   observe(rel: string): Promise<void> {
     const key = rel.normalize('NFC');
+    // A plain file or folder in a plain vault folder (what the app creates all day) is judged at once,
+    // so a note just written is listed right away; links and anything unusual take the async path.
+    const plain = this.contain.locatePlainSync(key, rel);
+    if (plain !== 'link' && plain !== null) { this.record(key, plain); return Promise.resolve(); }
     const p = this.judge(rel).then(() => undefined, () => undefined).finally(() => { if (this.judging.get(key) === p) this.judging.delete(key); });
     this.judging.set(key, p);
     return p;

@@ -83,7 +83,12 @@ export class Vault extends Events {
       // The app does not index dot-files and dot-folders (the config folder among them).
       if (e.name.startsWith('.')) continue;
       const path = dir ? `${dir}/${e.name}` : e.name;
-      if (this.items.has(path)) continue;
+      const known = this.items.get(path);
+      if (known) {
+        // A folder the app already lists may have gained entries (the watcher reports those too).
+        if (emit && known instanceof TFolder) this.scan(path, emit, [...seen, realpathSync(join(this.basePath, path))]);
+        continue;
+      }
       let folder = e.isDirectory();
       let file = e.isFile();
       if (e.isSymbolicLink()) {
