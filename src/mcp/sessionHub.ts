@@ -100,9 +100,15 @@ export class SessionHub {
   private onEvent(e: VaultEvent): void {
     if (e.type === 'resolved') return;
     const paths = e.type === 'rename' ? [e.path, e.oldPath] : [e.path];
+    const structural = e.type !== 'modify' && e.type !== 'metadata';
     for (const s of this.sessions) {
+      // Cheap when nobody listens: a folder rename is thousands of events in one task of the app.
+      const wantsUpdates = s.subscriptions.size > 0;
+      if (!wantsUpdates && (!structural || s.listTimer)) continue;
       const seen = paths.filter((p) => visibleIn(this.deps.host, s.caller.root, p));
       if (!seen.length) continue;
+      if (structural && seen.some(isNotePath)) this.listChanged(s);
+      if (!wantsUpdates) continue;
       const uris = new Set<string>();
       for (const p of seen) {
         if (e.type === 'metadata') { uris.add(tocUri(p)); continue; }
@@ -115,7 +121,6 @@ export class SessionHub {
         const asSubscribed = s.subscriptions.get(uri);
         if (asSubscribed) s.server.sendResourceUpdated({ uri: asSubscribed }).catch(() => undefined);
       }
-      if (e.type !== 'modify' && e.type !== 'metadata' && seen.some(isNotePath)) this.listChanged(s);
     }
   }
 
