@@ -140,7 +140,7 @@ function tasks(startIso: string): [string, (a: Agent, mem: Json) => Promise<void
     }],
     ['create a note following the folder\'s conventions', async (a) => {
       const c = await a.call('get_conventions', { path: P.people });
-      let template: string | null = null;
+      let template: string;
       if (c.inferred?.template?.content) template = c.inferred.template.content;
       else {
         const l = await a.call('list_notes', { folder: P.people, limit: 3 });
