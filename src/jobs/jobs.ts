@@ -30,10 +30,10 @@ export const JOB_SOFT_DEADLINE_MS = 25_000;
 
 /** Output-schema fields of the working answer, all optional (the tool's `status` enum must include "working"). */
 export const workingFields = {
-  job_id: z.string().optional().describe('status "working": poll get_job_result(job_id)'),
-  poll_with: z.literal('get_job_result').optional(),
-  retry_after_s: z.number().optional().describe('Seconds to wait before polling'),
-  message: z.string().optional(),
+  job_id: z.string().optional().describe('working: pass to get_job_result'),
+  poll_with: z.literal('get_job_result').optional().describe('working: the tool to poll'),
+  retry_after_s: z.number().optional().describe('working: seconds before polling'),
+  message: z.string().optional().describe('working: what to do next'),
 };
 
 export interface JobOptions<O> {

@@ -82,3 +82,10 @@ export function resolveSection(outline: OutlineEntry[], spec: string, notePath: 
   }
   refuse('not_found', `"${notePath}" has no section "${raw}". ${listing(outline)} Pass one of these texts or its #N ordinal.`, { headings: outline.length });
 }
+
+/** The innermost section holding `offset` (a heading's own line included); null before the first heading. */
+export function sectionAt(outline: OutlineEntry[], offset: number): OutlineEntry | null {
+  let hit: OutlineEntry | null = null;
+  for (const e of outline) if (e.start <= offset && offset < e.end && (!hit || e.start >= hit.start)) hit = e;
+  return hit;
+}

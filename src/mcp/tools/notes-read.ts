@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { folderFilter, pageCursor } from './args.js';
 import { defineTool, READ_ONLY } from '../tool.js';
 import { readSnapshot, type NoteSnapshot } from '../../services/noteText.js';
-import { resolveSection, type OutlineEntry } from '../../core/markdown/sections.js';
+import { resolveSection, sectionAt, type OutlineEntry } from '../../core/markdown/sections.js';
 import { pageAfter, newestFirstKey } from '../../core/cursor.js';
 import { isoUtc, parseTime } from '../../core/time.js';
 import { refuse } from '../../core/errors.js';
@@ -16,9 +16,8 @@ import { answer, cursorField, hintOut, moreHint, nextCursorOut, pathOut } from '
 const MAX_BLOCKS = 50;
 
 /** The innermost section holding `offset`, as {section, heading}; none before the first heading. */
-function sectionAt(outline: OutlineEntry[], offset: number): { section?: string; heading?: string } {
-  let hit: OutlineEntry | undefined;
-  for (const e of outline) if (e.start <= offset && offset < e.end && (!hit || e.start >= hit.start)) hit = e;
+function sectionFields(outline: OutlineEntry[], offset: number): { section?: string; heading?: string } {
+  const hit = sectionAt(outline, offset);
   return hit ? { section: hit.ordinal, heading: hit.text } : {};
 }
 
@@ -97,7 +96,7 @@ export const readNote = defineTool({
       for (const b of blocks) {
         const t = linesText(text, starts, b.first, b.last);
         if (rows.length && (used + t.length > cap || rows.length >= MAX_BLOCKS)) break;
-        rows.push({ lines: `${b.first}-${b.last}`, ...sectionAt(snap.outline, b.hitOffset), text: t.length > cap ? t.slice(0, pageEnd(t, 0, cap)) : t });
+        rows.push({ lines: `${b.first}-${b.last}`, ...sectionFields(snap.outline, b.hitOffset), text: t.length > cap ? t.slice(0, pageEnd(t, 0, cap)) : t });
         used += t.length;
         shownHits += b.hits.length;
       }

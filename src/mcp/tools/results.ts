@@ -45,7 +45,7 @@ export function hostStaleness(ctx: ToolContext, waited?: boolean): { fields: { i
 }
 
 /** Drops keys whose value is undefined, null or an empty array (not: false, 0, ""). */
-export function compact<T extends Record<string, unknown>>(o: T): { [K in keyof T]: Exclude<T[K], null> } {
+export function compact<T extends object>(o: T): { [K in keyof T]: Exclude<T[K], null> } {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o)) {
     if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) continue;

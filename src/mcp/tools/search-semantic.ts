@@ -5,9 +5,9 @@
 import { z } from 'zod';
 import { folderFilter, frontmatterFilter } from './args.js';
 import { defineTool, READ_ONLY, type ToolContext } from '../tool.js';
+import { answer, compact, hintOut, pathOut, staleOut } from './results.js';
 import type { ServerDeps } from '../tool.js';
 import { refuse } from '../../core/errors.js';
-import { noteTitle } from '../../core/paths.js';
 import { contentHash } from '../../core/hash.js';
 import { rrf } from '../../core/fusion.js';
 import { notePredicate } from '../../semantic/filters.js';
@@ -16,7 +16,7 @@ import type { NoteHit, VectorStore } from '../../semantic/store.js';
 import type { KeywordRanker, KeywordRanked } from '../../search/types.js';
 import { runAsJob, workingFields, JOB_SOFT_DEADLINE_MS } from '../../jobs/jobs.js';
 
-export const ROUTING = 'Routing: exact identifiers, names and titles → keyword_search; paraphrased or conceptual questions → semantic_search; unsure → hybrid_search.';
+export const ROUTING = 'Routing: exact identifiers, names → keyword_search; paraphrased questions → semantic_search; unsure → hybrid_search.';
 const HYBRID_DEPTH = 50;
 
 function semantic(deps: ServerDeps): SemanticService | undefined {
@@ -29,22 +29,22 @@ function keyword(deps: ServerDeps): KeywordRanker | undefined {
 
 const filterInput = {
   folder: folderFilter,
-  tags: z.array(z.string()).optional().describe('Only notes carrying every one of these tags ("project" also matches "#project/sub")'),
+  tags: z.array(z.string()).optional().describe('Only notes with all these tags ("a" matches "#a/b")'),
   frontmatter: frontmatterFilter,
 };
 
 const row = {
-  path: z.string(),
-  title: z.string(),
-  section: z.string().nullable().describe('Ordinal "#N" of the best-matching section: pass as read_note(path, section=…); null = text before the first heading'),
-  heading: z.string().describe('Heading of that section ("" before the first heading)'),
-  preview: z.string().describe('Start of the best-matching chunk'),
-  stale: z.boolean().optional().describe('The note changed after it was embedded; it is queued again'),
+  path: pathOut,
+  section: z.string().optional().describe('#N of the best-matching section, for read_note'),
+  heading: z.string().optional().describe('Its heading'),
+  size: z.number().int().describe('Note size in bytes'),
+  preview: z.string().describe('Start of the best-matching part'),
+  stale: z.boolean().optional().describe('Changed since embedded; queued again'),
 };
 
 const pendingOut = {
-  not_embedded: z.number().int().describe('Notes in scope not yet (re)embedded: they cannot appear in the semantic ranking yet'),
-  not_embedded_sample: z.array(z.string()).describe('Up to 10 of them'),
+  not_embedded: z.number().int().optional().describe('Notes in scope not embedded yet: not ranked'),
+  not_embedded_sample: z.array(z.string()).optional().describe('Up to 10 of them'),
 };
 
 function collapse(s: string, max = 240): string {
@@ -63,12 +63,17 @@ async function describeHit(ctx: ToolContext, store: VectorStore, hit: { path: st
     const text = new TextDecoder().decode(bytes);
     if (c) preview = collapse(text.slice(c.start, c.end));
   } catch { /* vanished between ranking and reading */ }
-  return { path: hit.path, title: noteTitle(hit.path), section: c?.ordinal ?? null, heading: c?.heading ?? '', preview, ...(stale ? { stale: true } : {}) };
+  return { path: hit.path, ...(c?.ordinal ? { section: c.ordinal, heading: c.heading } : {}), size: ctx.vault.stat(hit.path)?.size ?? 0, preview, ...(stale ? { stale: true } : {}) };
 }
 
-function pendingInfo(svc: SemanticService, accept: (p: string) => boolean) {
+function pendingInfo(svc: SemanticService, accept: (p: string) => boolean): { not_embedded?: number; not_embedded_sample?: string[] } {
   const list = svc.pendingVisible(accept);
-  return { not_embedded: list.length, not_embedded_sample: list.slice(0, 10) };
+  return list.length ? { not_embedded: list.length, not_embedded_sample: list.slice(0, 10) } : {};
+}
+
+/** The hint for notes the semantic ranking cannot see yet. */
+function pendingHint(p: { not_embedded?: number }): string | null {
+  return p.not_embedded ? `${p.not_embedded} notes in scope are not embedded yet and cannot rank; see embeddings_status, or use keyword_search for them.` : null;
 }
 
 function unavailableMessage(e: unknown): string {
@@ -84,25 +89,30 @@ function staleMeta(deps: ServerDeps, svc: SemanticService | undefined) {
   return { index_stale: deps.host.pendingCount() > 0 || (svc?.pending.size ?? 0) > 0 };
 }
 
+/** index_stale/pending for structuredContent: notes waiting for parsing or (re)embedding. */
+function staleFields(deps: ServerDeps, svc: SemanticService | undefined): { index_stale?: true; pending?: number } {
+  const pending = deps.host.pendingCount() + (svc?.pending.size ?? 0);
+  return pending > 0 ? { index_stale: true, pending } : {};
+}
+
 export const semanticSearch = defineTool({
   name: 'semantic_search',
   title: 'Semantic search',
   family: 'search',
   description: () =>
-    'Find notes by meaning with a local embedding model: one row per note with its similarity (cosine, -1..1), the best chunk\'s preview and its section ordinal for read_note(section=…). ' +
-    'Filters (folder, tags, frontmatter) are applied before ranking, so a page is never starved. ' +
-    '`confidence: low` means the best similarity is weak and no note contains every word of the query: say so rather than trusting the page. ' +
-    `${ROUTING} When no model is installed the call says so; use keyword_search then.`,
+    'Find notes by meaning (local embedding model): one row per note with similarity, size, the best part\'s preview and its section for read_note. Filters apply before ranking. ' +
+    `confidence "low": weak similarity and no note has every word; say so. ${ROUTING}`,
   input: z.strictObject({
-    query: z.string().min(1).describe('A question or description in natural language'),
+    query: z.string().min(1).describe('A question or description'),
     ...filterInput,
-    limit: z.number().int().min(1).max(100).default(15).describe('Rows (max 100)'),
+    limit: z.number().int().min(1).max(100).default(15).describe('Rows'),
   }),
   output: z.object({
-    query: z.string(),
-    confidence: z.enum(['ok', 'low']),
-    results: z.array(z.object({ ...row, similarity: z.number() })),
+    confidence: z.enum(['ok', 'low']).describe('low: weak match, do not trust the page'),
+    results: z.array(z.object({ ...row, similarity: z.number().describe('Cosine, -1..1') })),
     ...pendingOut,
+    hint: hintOut,
+    ...staleOut,
   }),
   annotations: READ_ONLY,
   available: (deps) => !!semantic(deps),
@@ -123,10 +133,10 @@ export const semanticSearch = defineTool({
       const kw = await keywordAllMatched(keyword(ctx.deps), args.query, accept, ctx.signal).catch(() => null);
       if (!kw?.some((r) => r.matchedAll)) confidence = 'low';
     }
-    const out = { query: args.query, confidence, results, ...pendingInfo(svc, accept) };
+    const pend = pendingInfo(svc, accept);
     const lines = results.map((r, i) => `${i + 1}. ${r.path}${r.section ? ` ${r.section} ${r.heading}` : ''}  (similarity ${r.similarity.toFixed(3)})${r.stale ? ' [changed since embedded]' : ''}\n   ${r.preview}`);
-    const text = [`confidence: ${confidence}`, ...(lines.length ? lines : ['No embedded note matches.']), ...(out.not_embedded ? [`${out.not_embedded} note(s) in scope not embedded yet.`] : [])].join('\n');
-    return { structured: out, text, meta: staleMeta(ctx.deps, svc) };
+    const text = [`confidence: ${confidence}`, ...(lines.length ? lines : ['No embedded note matches.'])].join('\n');
+    return { ...answer({ confidence, results, ...pend, ...staleFields(ctx.deps, svc) }, text, [pendingHint(pend)]), meta: staleMeta(ctx.deps, svc) };
   },
 });
 
@@ -135,26 +145,26 @@ export const hybridSearch = defineTool({
   title: 'Hybrid search',
   family: 'search',
   description: (deps) =>
-    `Keyword and semantic search fused by reciprocal rank fusion (k=${(deps.settings().hybridRrfK as number | undefined) ?? 60}, each arm's top ${HYBRID_DEPTH}): each row has the fused score and each arm's rank, plus the section ordinal to open with read_note(section=…). ` +
-    'When the semantic arm is unavailable the page is the keyword ranking and `arms` says "keyword-only (semantic unavailable: <reason>)". ' +
-    `\`confidence: low\` means no note matched every keyword and the best similarity is weak. ${ROUTING}`,
+    `Keyword and semantic rankings fused (reciprocal rank fusion, k=${(deps.settings().hybridRrfK as number | undefined) ?? 60}, top ${HYBRID_DEPTH} of each): rows with the fused score, each arm's rank, size and section for read_note. ` +
+    `arms says when one arm answered alone and why. confidence "low": no note has every word and similarity is weak. ${ROUTING}`,
   input: z.strictObject({
     query: z.string().min(1).describe('Words, a name, or a question'),
     ...filterInput,
-    limit: z.number().int().min(1).max(100).default(10).describe('Rows (max 100)'),
+    limit: z.number().int().min(1).max(100).default(10).describe('Rows'),
   }),
   output: z.object({
-    query: z.string(),
-    arms: z.string().describe('"keyword+semantic", or which arm answered alone and why the other could not'),
-    confidence: z.enum(['ok', 'low']),
+    arms: z.string().describe('keyword+semantic, or which arm answered alone and why'),
+    confidence: z.enum(['ok', 'low']).describe('low: weak match, do not trust the page'),
     results: z.array(z.object({
       ...row,
-      score: z.number().describe('Fused RRF score (or the single arm\'s RRF score when one arm is missing)'),
-      keyword_rank: z.number().int().nullable().describe('1-based rank in the keyword arm, null when absent from its top 50'),
-      semantic_rank: z.number().int().nullable().describe('1-based rank in the semantic arm, null when absent or unavailable'),
-      similarity: z.number().nullable(),
+      score: z.number().describe('Fused RRF score'),
+      keyword_rank: z.number().int().optional().describe('Rank in the keyword arm; absent: not in its top 50'),
+      semantic_rank: z.number().int().optional().describe('Rank in the semantic arm; absent: not ranked'),
+      similarity: z.number().optional().describe('Cosine, when semantically ranked'),
     })),
     ...pendingOut,
+    hint: hintOut,
+    ...staleOut,
   }),
   annotations: READ_ONLY,
   available: (deps) => !!semantic(deps) || !!keyword(deps),
@@ -188,16 +198,15 @@ export const hybridSearch = defineTool({
     for (const f of fused) {
       const sh = semByPath.get(f.id);
       const base = store && sh ? await describeHit(ctx, store, sh) : await keywordRow(ctx, f.id, args.query);
-      results.push({ ...base, score: Math.round(f.score * 1e6) / 1e6, keyword_rank: f.ranks[0], semantic_rank: f.ranks[1], similarity: sh ? Math.round(sh.score * 1e4) / 1e4 : null });
+      results.push({ ...base, score: Math.round(f.score * 1e6) / 1e6, ...(f.ranks[0] !== null ? { keyword_rank: f.ranks[0] } : {}), ...(f.ranks[1] !== null ? { semantic_rank: f.ranks[1] } : {}), ...(sh ? { similarity: Math.round(sh.score * 1e4) / 1e4 } : {}) });
     }
     const allKw = !!kwRows?.some((r) => r.matchedAll);
     const best = semHits?.[0]?.score ?? -1;
     const confidence: 'ok' | 'low' = allKw || (semHits !== null && best >= (svc?.settings().semanticLowSimilarity ?? 0.35)) ? 'ok' : 'low';
-    const pend = svc && semHits ? pendingInfo(svc, accept) : { not_embedded: 0, not_embedded_sample: [] };
-    const out = { query: args.query, arms, confidence, results, ...pend };
+    const pend = svc && semHits ? pendingInfo(svc, accept) : {};
     const lines = results.map((r, i) => `${i + 1}. ${r.path}${r.section ? ` ${r.section} ${r.heading}` : ''}  (score ${r.score.toFixed(4)}; keyword #${r.keyword_rank ?? '–'}, semantic #${r.semantic_rank ?? '–'})${r.preview ? `\n   ${r.preview}` : ''}`);
     const text = [`arms: ${arms}`, `confidence: ${confidence}`, ...(lines.length ? lines : ['No note matches.'])].join('\n');
-    return { structured: out, text, meta: staleMeta(deps, svc) };
+    return { ...answer({ arms, confidence, results, ...pend, ...staleFields(deps, svc) }, text, [pendingHint(pend)]), meta: staleMeta(deps, svc) };
   },
 });
 
@@ -221,24 +230,26 @@ async function keywordRow(ctx: ToolContext, path: string, query: string) {
       preview = collapse(snap.text.slice(Math.max(snap.split.bodyStart, pos - 60), pos + 180));
     }
   } catch { /* vanished */ }
-  return { path, title: noteTitle(path), section, heading, preview };
+  return { path, ...(section ? { section, heading } : {}), size: ctx.vault.stat(path)?.size ?? 0, preview };
 }
 
 export const findRelated = defineTool({
   name: 'find_related',
   title: 'Find related notes',
   family: 'search',
-  description: 'Notes closest in meaning to a given note (its averaged chunk vectors), the note itself excluded; each row has the similarity and the best-matching section ordinal. Needs an embedding model, like semantic_search. ' + ROUTING,
+  description: 'Notes closest in meaning to a note (itself excluded), with similarity, size and the best-matching section. Needs the embedding model.',
   input: z.strictObject({
-    path: z.string().describe('Vault-relative note path'),
-    limit: z.number().int().min(1).max(50).default(10).describe('Rows (max 50)'),
+    path: z.string().describe('Note path or name'),
+    limit: z.number().int().min(1).max(50).default(10).describe('Rows'),
     folder: filterInput.folder,
   }),
   output: z.object({
-    path: z.string(),
-    confidence: z.enum(['ok', 'low']),
-    results: z.array(z.object({ ...row, similarity: z.number() })),
+    path: pathOut,
+    confidence: z.enum(['ok', 'low']).describe('low: weak similarity'),
+    results: z.array(z.object({ ...row, similarity: z.number().describe('Cosine, -1..1') })),
     ...pendingOut,
+    hint: hintOut,
+    ...staleOut,
   }),
   annotations: READ_ONLY,
   available: (deps) => !!semantic(deps),
@@ -256,29 +267,34 @@ export const findRelated = defineTool({
     const results = [];
     for (const h of found.hits) results.push({ ...(await describeHit(ctx, found.store, h)), similarity: Math.round(h.score * 1e4) / 1e4 });
     const confidence: 'ok' | 'low' = (found.hits[0]?.score ?? -1) >= svc.settings().semanticLowSimilarity ? 'ok' : 'low';
-    const out = { path: stat.path, confidence, results, ...pendingInfo(svc, accept) };
+    const pend = pendingInfo(svc, accept);
     const text = [`related to ${stat.path} (confidence: ${confidence})`, ...results.map((r, i) => `${i + 1}. ${r.path}${r.section ? ` ${r.section} ${r.heading}` : ''}  (similarity ${r.similarity.toFixed(3)})`)].join('\n');
-    return { structured: out, text, meta: staleMeta(ctx.deps, svc) };
+    return { ...answer({ path: stat.path, confidence, results, ...pend, ...staleFields(ctx.deps, svc) }, text, [pendingHint(pend)]), meta: staleMeta(ctx.deps, svc) };
   },
 });
 
 const statusOut = {
-  state: z.enum(['disabled', 'loading', 'indexing', 'ready', 'paused', 'unavailable']),
-  reason: z.string().nullable(),
-  provider: z.string().nullable(),
-  model: z.string().nullable(),
-  dimensions: z.number().int().nullable(),
+  state: z.enum(['disabled', 'loading', 'indexing', 'ready', 'paused', 'unavailable']).describe('Semantic index state'),
+  reason: z.string().optional().describe('Why unavailable or disabled'),
+  provider: z.string().optional().describe('Inference backend'),
+  model: z.string().optional().describe('Embedding model'),
+  dimensions: z.number().int().optional().describe('Vector size'),
   embedded: z.number().int().describe('Notes with vectors'),
-  chunks: z.number().int(),
-  pending: z.number().int().describe('Notes queued for (re)embedding'),
-  failed: z.number().int(),
-  rate: z.number().nullable().describe('Chunks per second during the last indexing run'),
-  paused: z.boolean(),
-  rebuilding: z.string().nullable().describe('Why the saved index was dropped and is being rebuilt'),
-  index_bytes: z.number().int().nullable(),
+  chunks: z.number().int().describe('Vectors'),
+  pending: z.number().int().describe('Notes queued for embedding'),
+  failed: z.number().int().describe('Notes the model failed on'),
+  rate: z.number().optional().describe('Chunks per second, last run'),
+  paused: z.boolean().describe('Indexing paused'),
+  rebuilding: z.string().optional().describe('Why the index is being rebuilt'),
+  index_bytes: z.number().int().optional().describe('Index file size'),
 };
 
-function statusText(s: z.infer<z.ZodObject<typeof statusOut>>): string {
+/** The service's status without its null fields. */
+function statusOf(s: ReturnType<SemanticService['status']>) {
+  return compact({ ...s });
+}
+
+function statusText(s: ReturnType<SemanticService['status']>): string {
   return `semantic index: ${s.state}${s.reason ? ` (${s.reason})` : ''}; model ${s.model ?? 'none'}${s.dimensions ? `, ${s.dimensions} dims` : ''}; ${s.embedded} notes / ${s.chunks} chunks embedded, ${s.pending} pending, ${s.failed} failed${s.rate ? `; ${s.rate} chunks/s` : ''}${s.rebuilding ? `; ${s.rebuilding}` : ''}`;
 }
 
@@ -286,7 +302,7 @@ export const embeddingsStatus = defineTool({
   name: 'embeddings_status',
   title: 'Embedding index status',
   family: 'search',
-  description: 'State of the semantic index: provider, model, dimensions, embedded / pending / failed note counts and indexing rate. Loads the model and index if they are not loaded yet.',
+  description: 'The semantic index in detail: model, provider, dimensions, notes embedded, pending and failed, rate (loads the model if needed). All indexes at a glance: get_index_status.',
   input: z.strictObject({}),
   output: z.object(statusOut),
   annotations: READ_ONLY,
@@ -305,7 +321,7 @@ export const embeddingsStatus = defineTool({
       }
       s = { ...s, embedded, chunks, failed, pending: loaded ? svc.pendingVisible(vis).length : ctx.vault.notes().length, rate: null, index_bytes: null };
     }
-    return { structured: s, text: statusText(s) };
+    return { structured: statusOf(s), text: statusText(s) };
   },
 });
 
@@ -313,23 +329,24 @@ export const buildEmbeddings = defineTool({
   name: 'build_embeddings',
   title: 'Build the embedding index',
   family: 'admin',
-  description: `Embed every new or changed note now (force=true drops the index and re-embeds everything). Work that outlasts the soft deadline (${JOB_SOFT_DEADLINE_MS / 1000} s by default) returns {status: "working", job_id, retry_after_s}; finish it with get_job_result(job_id) (calling build_embeddings again joins the running build). Does not modify notes.`,
+  description: `Embed every new or changed note now; force=true drops all vectors and re-embeds every note (semantic search is incomplete meanwhile). Notes are not changed. Past ${JOB_SOFT_DEADLINE_MS / 1000} s it answers status "working": poll get_job_result(job_id); a second call joins the build.`,
   input: z.strictObject({
-    force: z.boolean().default(false).describe('Drop all vectors and re-embed every note'),
+    force: z.boolean().default(false).describe('Drop all vectors and re-embed'),
   }),
   output: z.object({
-    status: z.enum(['done', 'working']),
+    status: z.enum(['done', 'working']).describe('working: poll get_job_result'),
     ...workingFields,
     ...statusOut,
   }),
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  // It changes server state, not notes; force=true throws the vectors away: not read-only, destructive.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   available: (deps) => !!semantic(deps),
   async handler(args, ctx) {
     const svc = semantic(ctx.deps)!;
     // The shared job mechanism (src/jobs/jobs.ts): past the soft deadline the answer is "working" with
     // a job id for get_job_result; concurrent calls (any key) join one build. The model load happens
     // inside the job too, so a slow first load is covered by the soft deadline.
-    type Out = { status: 'done' | 'working' } & ReturnType<SemanticService['status']>;
+    type Out = { status: 'done' | 'working' } & ReturnType<typeof statusOf>;
     return runAsJob<Out>(ctx, 'build_embeddings', async (job) => {
       job.progress('loading the embedding model');
       try { await svc.ready(); } catch (e) {
@@ -340,10 +357,10 @@ export const buildEmbeddings = defineTool({
         await svc.build(args.force, 2 ** 31 - 1);
       } finally { off(); }
       const s = svc.status();
-      return { structured: { status: 'done', ...s }, text: `done: ${statusText(s)}` };
+      return { structured: { status: 'done', ...statusOf(s) }, text: `done: ${statusText(s)}` };
     }, {
       share: args.force ? 'build_embeddings:force' : 'build_embeddings',
-      working: (w) => { const s = svc.status(); return { structured: { ...w, ...s, status: 'working' }, text: `${w.message}\n${statusText(s)}` }; },
+      working: (w) => { const s = svc.status(); return { structured: { ...w, ...statusOf(s), status: 'working' }, text: `${w.message}\n${statusText(s)}` }; },
     });
   },
 });
