@@ -205,8 +205,8 @@ test('get_context: the dossier', async () => {
 
 test('list_tasks: statuses, fields, ordering, filters, paging and refusals', async () => {
   const open = ok(await call(c, 'list_tasks', {}), 'open');
-  assert.equal(open.notes_pending, 0);
-  assert.deepEqual(open.tasks.map((t: { text: string; due: string | null }) => [t.text, t.due]), [
+  assert.equal(open.index_stale, undefined, 'every note scanned');
+  assert.deepEqual(open.tasks.map((t: { text: string; due?: string }) => [t.text, t.due ?? null]), [
     ['Urgent #garden', '2026-12-01'], ['Send Ada the seed catalogue', '2026-12-05'], ['Compare Hugo and Eleventy', '2026-12-10'],
     ['Test the soil pH #garden/soil', '2026-12-15'], ['Order wildflower seeds', '2027-01-31'], ['Export the old posts', null], ['Check image links', null],
   ]);
@@ -232,7 +232,7 @@ test('list_tasks: statuses, fields, ordering, filters, paging and refusals', asy
   const p2 = ok(await call(c, 'list_tasks', { status: 'any', limit: 5, cursor: p1.next_cursor }), 'p2');
   const p3 = ok(await call(c, 'list_tasks', { status: 'any', limit: 5, cursor: p2.next_cursor }), 'p3');
   assert.deepEqual([...p1.tasks, ...p2.tasks, ...p3.tasks], any.tasks);
-  assert.equal(p3.next_cursor, null);
+  assert.equal(p3.next_cursor, undefined);
   await refused(c, 'list_tasks', { status: 'xx' }, 'invalid_argument');
   await refused(c, 'list_tasks', { due_by: 'tomorrow' }, 'invalid_argument');
   await refused(c, 'list_tasks', { folder: 'Nope' }, 'not_found');

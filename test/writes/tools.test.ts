@@ -218,7 +218,7 @@ test('move_note refuses an existing destination and rewrites links (aliases, anc
   assert.equal(t.host.unresolvedLinks()['Refs/a.md'].Target, undefined);
   // Without rewrite_links only the file moves.
   const r2 = await call(rw, 'move_note', { from_path: 'Archive/Renamed', to_path: 'Archive/Again' });
-  assert.equal(r2.structuredContent!.links.links_rewritten, 0);
+  assert.equal(r2.structuredContent!.links, undefined, 'no link report without rewrite_links');
   assert.match(diskText('Refs/a.md'), /\[\[Renamed\]\]/);
 });
 
@@ -268,7 +268,7 @@ test('delete_note goes to .trash with a unique timestamped name; permanent unlin
   writeFileSync(join(vault, 'Gone.md'), 'x');
   await t.host.refresh('Gone.md');
   const p = await call(rw, 'delete_note', { path: 'Gone', permanent: true });
-  assert.equal(p.structuredContent!.trashed_to, null);
+  assert.equal(p.structuredContent!.trashed_to, undefined);
   assert.ok(!existsSync(join(vault, 'Gone.md')));
   assert.equal(refusalCode(await call(rw, 'delete_note', { path: 'link' })), 'invalid_path');
   assert.ok(existsSync(join(vault, 'Welcome.md')));

@@ -4,7 +4,8 @@ import { folderFilter, pageCursor } from './args.js';
 import { defineTool, READ_ONLY, type ToolContext } from '../tool.js';
 import { pageAfter, newestFirstKey } from '../../core/cursor.js';
 import { refuse } from '../../core/errors.js';
-import { inFolder, noteTitle } from '../../core/paths.js';
+import { inFolder } from '../../core/paths.js';
+import { answer, cursorField, hintOut, moreHint, nextCursorOut, pathOut } from './results.js';
 import { isoUtc, parseTime } from '../../core/time.js';
 import { ChangeService } from '../../changes/service.js';
 import { NOTE_KINDS, parseCursor, type ChangeEvent } from '../../changes/feed.js';
@@ -18,20 +19,20 @@ export const getRecent = defineTool({
   title: 'Recently changed notes',
   family: 'read',
   description:
-    'Notes changed most recently, newest first, with times in UTC. order_by="modified" uses the file\'s modification time; "content_changed" uses when its bytes last changed, ignoring a touch or re-sync that kept them. ' +
-    'since/until filter on the same time. For what happened since your last visit, with who did it, use get_changes. Paged: pass next_cursor as cursor.',
+    'Notes changed most recently, newest first (UTC). order_by="content_changed" ignores touches and re-syncs that kept the bytes. What changed since a cursor, and who did it: get_changes.',
   input: z.strictObject({
     folder: folderFilter,
-    limit: z.number().int().min(1).max(500).default(20).describe('Rows per page (max 500)'),
-    since: z.string().optional().describe('Only notes changed at or after this time (ISO 8601)'),
-    until: z.string().optional().describe('Only notes changed before this time (ISO 8601)'),
-    order_by: z.enum(['modified', 'content_changed']).default('modified').describe('"modified" (file modification time, default) or "content_changed" (when the bytes last changed)'),
+    limit: z.number().int().min(1).max(500).default(20).describe('Rows per page'),
+    since: z.string().optional().describe('Changed at or after (ISO 8601)'),
+    until: z.string().optional().describe('Changed before (ISO 8601)'),
+    order_by: z.enum(['modified', 'content_changed']).default('modified').describe('File time, or when the bytes changed'),
     cursor: pageCursor,
   }),
   output: z.object({
-    total: z.number().int(),
-    notes: z.array(z.object({ path: z.string(), title: z.string(), modified: z.string(), content_changed: z.string(), size: z.number().int() })),
-    next_cursor: z.string().nullable(),
+    total: z.number().int().describe('Notes in the window'),
+    notes: z.array(z.object({ path: pathOut, modified: z.string().describe('ISO 8601 UTC'), content_changed: z.string().optional().describe('When the bytes changed, if earlier'), size: z.number().int().describe('Bytes') })),
+    next_cursor: nextCursorOut,
+    hint: hintOut,
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
@@ -47,9 +48,12 @@ export const getRecent = defineTool({
     const keyOf = (r: (typeof rows)[number]) => newestFirstKey(r.t, r.f.path);
     rows.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
     const { page, next_cursor } = pageAfter(rows, keyOf, args.limit, `get_recent:${args.order_by}`, args.cursor);
-    const notes = page.map(({ f }) => ({ path: f.path, title: noteTitle(f.path), modified: isoUtc(f.mtime), content_changed: isoUtc(Math.min(feed?.contentChanged(f.path) ?? f.mtime, f.mtime)), size: f.size }));
-    const text = notes.length ? notes.map((n) => `${(args.order_by === 'modified' ? n.modified : n.content_changed).slice(0, 19).replace('T', ' ')}Z  ${n.path}`).join('\n') + (next_cursor ? `\n… more with cursor="${next_cursor}"` : '') : 'No notes changed in that window.';
-    return { structured: { total: rows.length, notes, next_cursor }, text };
+    const notes = page.map(({ f }) => {
+      const changed = Math.min(feed?.contentChanged(f.path) ?? f.mtime, f.mtime);
+      return { path: f.path, modified: isoUtc(f.mtime), ...(changed < f.mtime ? { content_changed: isoUtc(changed) } : {}), size: f.size };
+    });
+    const body = notes.length ? notes.map((n) => `${(args.order_by === 'modified' ? n.modified : n.content_changed ?? n.modified).slice(0, 19).replace('T', ' ')}Z  ${n.path}`).join('\n') : 'No notes changed in that window.';
+    return answer({ total: rows.length, notes, ...cursorField(next_cursor) }, body, [moreHint(notes.length, rows.length, next_cursor)]);
   },
 });
 
@@ -60,31 +64,30 @@ export const getChanges = defineTool({
   title: 'Change feed',
   family: 'read',
   description:
-    'What changed in the vault after a cursor, oldest first: one line per note created, modified, moved or deleted, each attributed to the key that made it or to "human" (Obsidian, a sync client, git; also changes found at start). ' +
-    'Start with since="<date>" (ISO 8601), then pass next_since from every answer to continue exactly where you left off (cursors look like "ev:42"). ' +
-    'Deletions say why; "gap" lines mark windows the server did not watch or lines dropped by retention, "reset" lines mean earlier history is unknown. by="me" shows your key\'s own changes, "agents" any key\'s, "human" the rest.',
+    'What changed after a cursor, oldest first: notes created, modified, moved or deleted, each by the key that did it or "human" (Obsidian, sync, git). ' +
+    'Start with the cursor from get_vault_guide or a date; pass next_since to go on. "gap" lines: unwatched windows; "reset": earlier history unknown.',
   input: z.strictObject({
-    since: z.string().describe('An "ev:<n>" cursor (next_since of an earlier call) or an ISO 8601 date/time to start from'),
-    folder: z.string().optional().describe('Only changes in this folder and its sub-folders (either end of a move); "" = root level only'),
-    kinds: z.array(z.enum(NOTE_KINDS)).optional().describe('Only these kinds (gap and reset lines are always shown)'),
-    by: z.enum(['any', 'me', 'agents', 'human']).default('any').describe('"any" (default), "me" (this key), "agents" (any key) or "human" (everything not made through a key)'),
-    limit: z.number().int().min(1).max(500).default(50).describe('Lines per page (max 500)'),
+    since: z.string().describe('Cursor ("ev:42", next_since) or ISO 8601 date'),
+    folder: z.string().optional().describe('Only this folder and below (either end of a move)'),
+    kinds: z.array(z.enum(NOTE_KINDS)).optional().describe('Only these kinds'),
+    by: z.enum(['any', 'me', 'agents', 'human']).default('any').describe('me: this key; agents: any key; human: the rest'),
+    limit: z.number().int().min(1).max(500).default(50).describe('Lines per page'),
   }),
   output: z.object({
     changes: z.array(z.object({
-      cursor: z.string().nullable().describe('ev:<n> of this line; null for a gap/reset line made for this answer'),
-      time: z.string().describe('When the change was seen, ISO 8601 UTC'),
-      kind: z.enum(KINDS),
-      path: z.string().optional(),
+      cursor: z.string().optional().describe('ev:<n> of this line'),
+      time: z.string().describe('ISO 8601 UTC'),
+      kind: z.enum(KINDS).describe('What happened'),
+      path: z.string().optional().describe('Vault path'),
       from: z.string().optional().describe('Old path of a move'),
-      by: z.string().describe('Key name, "human", or "server" for gap/reset lines'),
-      reason: z.string().optional(),
-      gap_from: z.string().optional(),
-      gap_until: z.string().optional(),
+      by: z.string().describe('Key name, human or server'),
+      reason: z.string().optional().describe('Why (deletes, gaps)'),
+      gap_from: z.string().optional().describe('Gap start'),
+      gap_until: z.string().optional().describe('Gap end'),
     })),
-    next_since: z.string().describe('Pass as since to continue after this page'),
-    more: z.boolean().describe('True when more lines follow right away'),
-    head: z.string().describe('Cursor of the newest line in the feed'),
+    next_since: z.string().describe('Pass as since to go on'),
+    more: z.boolean().optional().describe('More lines follow now'),
+    hint: hintOut,
   }),
   annotations: READ_ONLY,
   available: (deps) => !!deps.services.changes,
@@ -106,17 +109,17 @@ export const getChanges = defineTool({
     };
     const r = await feed.query({ since: args.since, accept, visible: (p) => ctx.vault.visible(p), limit: args.limit });
     const rows = r.rows.map(({ event: e, synthetic }) => ({
-      cursor: synthetic ? null : `ev:${e.n}`, time: isoUtc(e.t), kind: e.kind,
+      ...(synthetic ? {} : { cursor: `ev:${e.n}` }), time: isoUtc(e.t), kind: e.kind,
       ...(e.path !== undefined ? { path: e.path } : {}), ...(e.from !== undefined ? { from: e.from } : {}),
       by: e.by, ...(e.reason ? { reason: e.reason } : {}),
       ...(e.gap_from !== undefined ? { gap_from: isoUtc(e.gap_from) } : {}), ...(e.gap_until !== undefined ? { gap_until: isoUtc(e.gap_until) } : {}),
     }));
-    const out = { changes: rows, next_since: r.next_since, more: r.more, head: r.head };
+    const out = { changes: rows, next_since: r.next_since, ...(r.more ? { more: true } : {}) };
     const line = (x: (typeof rows)[number]) => x.kind === 'gap' || x.kind === 'reset'
       ? `${x.cursor ?? '—'} ${x.time} ${x.kind.toUpperCase()}: ${x.reason}`
       : `${x.cursor} ${x.time} ${x.kind} ${x.from ? `${x.from} → ` : ''}${x.path} by ${x.by}${x.reason ? ` (${x.reason})` : ''}`;
-    const text = (rows.length ? rows.map(line).join('\n') : 'No changes.') + `\nnext_since: ${r.next_since}${r.more ? ' (more follow)' : ''}`;
-    return { structured: out, text };
+    const body = (rows.length ? rows.map(line).join('\n') : 'No changes.') + `\nnext_since: ${r.next_since}`;
+    return answer(out, body, [r.more && `More changes follow: call again with since="${r.next_since}".`]);
   },
 });
 
