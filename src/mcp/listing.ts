@@ -2,7 +2,13 @@
 // converted from zod once per tool), and a caller's whole listing is kept until the settings or the
 // set of tools it may use change. The schemas are lean: what a model reads is paid for in context on
 // every turn, so JSON-schema noise goes ($schema, ±2^53 bounds of every integer, additionalProperties
-// and required of output objects, `anyOf [T, null]` where a type list says the same).
+// (the dispatcher refuses an unknown argument by name), `propertyNames: string` of records, `anyOf
+// [T, null]` where a type list says the same).
+//
+// Output schemas document results; the server checks every result against the full zod schema itself
+// (dispatch), and clients only validate. So they keep the shape (objects, arrays, records, enums) and
+// a brief description of every field, and leave out what the description and the value already say:
+// `required`, and the type of a scalar field ("size": "Bytes", not {"type": "integer"}).
 import { z } from 'zod';
 import type { ServerDeps, ToolDef } from './tool.js';
 
@@ -18,20 +24,34 @@ export interface ToolListing {
 }
 
 const SAFE = Number.MAX_SAFE_INTEGER;
+const SCALARS = new Set(['string', 'number', 'integer', 'boolean', 'null']);
+const isScalar = (t: unknown) => (Array.isArray(t) ? t.every((x) => SCALARS.has(x as string)) : SCALARS.has(t as string));
+const isEmpty = (s: unknown) => !!s && typeof s === 'object' && !Array.isArray(s) && Object.keys(s).length === 0;
 
-/** A JSON schema without the noise (see above); `output` also drops required and additionalProperties. */
+/** A JSON schema without the noise (see above); `output` for a result's schema. */
 export function leanSchema(schema: unknown, output: boolean, top = true): unknown {
   if (Array.isArray(schema)) return schema.map((s) => leanSchema(s, output, false));
   if (!schema || typeof schema !== 'object') return schema;
+  const o = schema as Json;
   const out: Json = {};
-  for (const [k, v] of Object.entries(schema as Json)) {
+  for (const [k, v] of Object.entries(o)) {
     if (k === '$schema') continue;
     if ((k === 'minimum' && v === -SAFE) || (k === 'maximum' && v === SAFE)) continue;
-    // Unknown arguments are refused by the dispatcher with a clear message; the flag is kept on the
-    // top-level input object only, where it tells the client the argument list is closed.
-    if (k === 'additionalProperties' && v === false && (output || !top)) continue;
+    // A count or offset is at least 0 or 1 without saying so (a 0 limit is refused by name).
+    if (k === 'minimum' && (v === 0 || v === 1) && o.type === 'integer') continue;
+    if (k === 'additionalProperties' && v === false) continue;
     if (k === 'required' && output) continue;
+    if (k === 'type' && output && !top && (isScalar(v) || Array.isArray(o.enum) || 'const' in o)) continue;
+    // Object keys are strings in JSON: a record's `propertyNames: {type: string}` says nothing.
+    if (k === 'propertyNames' && JSON.stringify(v) === '{"type":"string"}') continue;
     out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Json).map(([p, s]) => [p, leanSchema(s, output, false)])) : leanSchema(v, output, false);
+  }
+  if (output) {
+    // Nothing left to say about a record's values or an array's items once their scalar type is gone.
+    for (const k of ['items', 'additionalProperties']) if (isEmpty(out[k])) delete out[k];
+    const any = out.anyOf as Json[] | undefined;
+    if (Array.isArray(any) && any.every((s) => isEmpty(s) || (s.type === 'null' && Object.keys(s).length === 1))) delete out.anyOf;
+    return out;
   }
   // anyOf [{type: T, …}, {type: 'null'}] → {type: [T, 'null'], …}
   const any = out.anyOf as Json[] | undefined;

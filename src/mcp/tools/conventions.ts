@@ -5,36 +5,39 @@ import { defineTool, READ_ONLY } from '../tool.js';
 import { normalizeFolderPath, dirname } from '../../core/paths.js';
 import { conventionsFor, CONVENTIONS_FILE } from '../../services/conventions.js';
 import { inferConventions } from '../../services/conventionsInferred.js';
-import { answer, pathOut } from './results.js';
+import { answer, hintOut, pathOut } from './results.js';
 
 export const getConventions = defineTool({
   name: 'get_conventions',
-  title: 'Get folder conventions',
+  title: 'Folder conventions',
   family: 'read',
   description:
-    `The ${CONVENTIONS_FILE} rules that apply to a folder or note path (the root's and each ancestor's, root first). ` +
-    'Without any: what most notes there share (frontmatter keys, common values, tags) and the matching template. Call before create_note in an unfamiliar folder.',
+    `The ${CONVENTIONS_FILE} rules for a folder or note path (root first); without any, what most notes there share (keys, values, tags) and the matching template. Call before create_note.`,
   input: z.strictObject({
-    path: z.string().default('').describe('Folder or note path; "" = vault root'),
+    path: z.string().default('').describe('Folder or note; "" = root'),
   }),
   output: z.object({
-    folder: z.string().describe('The folder the rules are for'),
-    conventions: z.array(z.object({ path: pathOut, content: z.string().describe('Rules text'), truncated: z.boolean().optional().describe('Cut') })).optional().describe(`${CONVENTIONS_FILE} files, root first`),
+    folder: z.string().describe('Folder'),
+    conventions: z.record(z.string(), z.string()).optional().describe('_conventions.md path → rules, root first'),
+    hint: hintOut,
     inferred: z.object({
-      notes: z.number().int().describe('Notes looked at'),
-      frontmatter: z.record(z.string(), z.number()).describe('Key → share of notes using it'),
-      values: z.record(z.string(), z.unknown()).optional().describe('Key → the value most notes give it'),
-      tags: z.record(z.string(), z.number()).optional().describe('Tag → share of notes'),
-      template: z.object({ path: pathOut, content: z.string().describe('Template text'), truncated: z.boolean().optional().describe('Cut') }).optional().describe('The template that matches these notes'),
-    }).optional().describe(`Without ${CONVENTIONS_FILE}: what the folder's notes share`),
+      notes: z.number().int().describe('Notes seen'),
+      frontmatter: z.record(z.string(), z.number()).describe('Key → share'),
+      values: z.record(z.string(), z.unknown()).optional().describe('Key → usual value'),
+      tags: z.record(z.string(), z.number()).optional().describe('Tag → share'),
+      template: z.object({ path: pathOut, content: z.string().describe('Its text (≤2000 chars)') }).optional().describe('Matching template'),
+    }).optional().describe('What notes there share'),
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const p = normalizeFolderPath(args.path, 'path');
     const folder = p === '' || ctx.vault.isFolder(p) || !/\.[^/]+$/.test(p) ? p : dirname(p);
-    const list = (await conventionsFor(ctx.vault, folder, ctx.deps.settings().readCapChars)).map((c) => ({ path: c.path, content: c.content, ...(c.truncated ? { truncated: true } : {}) }));
+    const list = await conventionsFor(ctx.vault, folder, ctx.deps.settings().readCapChars);
     if (list.length) {
-      return answer({ folder, conventions: list }, list.map((c) => `--- ${c.path}\n${c.content.trimEnd()}${c.truncated ? '\n[truncated]' : ''}`).join('\n'));
+      const cut = list.filter((c) => c.truncated).map((c) => c.path);
+      return answer({ folder, conventions: Object.fromEntries(list.map((c) => [c.path, c.content])) }, list.map((c) => `--- ${c.path}\n${c.content.trimEnd()}`).join('\n'), [
+        cut.length > 0 && `Cut at the read cap: ${cut.join(', ')}; read the rest with read_note(offset=…).`,
+      ]);
     }
     const inferred = await inferConventions(ctx.vault, folder);
     if (!inferred) return answer({ folder }, `No ${CONVENTIONS_FILE} applies to "${folder || '(root)'}", and it has too few notes to infer what they share.`);

@@ -16,16 +16,15 @@ export const writeFile = defineTool({
   title: 'Write a file',
   family: 'write',
   description: (deps) =>
-    'Write a non-markdown file (image, PDF, canvas, JSON…) from base64 (default) or text; folders are created. Replaces a file only with overwrite=true (pass expected_hash from read_file(hash_only=true)). ' +
-    `At most ${deps.settings().maxWriteBytes} bytes. Notes: create_note / edit_note.`,
+    `Write a non-markdown file from base64 or text (≤ ${deps.settings().maxWriteBytes} bytes); replaces one only with overwrite=true. Notes: create_note.`,
   input: z.strictObject({
-    path: z.string().describe('File path, e.g. "Attachments/chart.png"'),
-    content: z.string().describe('Bytes as base64, or UTF-8 text'),
-    encoding: z.enum(['base64', 'text']).default('base64').describe('base64 or text'),
-    overwrite: z.boolean().default(false).describe('Replace an existing file'),
-    expected_hash: z.string().optional().describe('content_hash of the file you replace'),
+    path: z.string().describe('File path'),
+    content: z.string().describe('Base64 or text'),
+    encoding: z.enum(['base64', 'text']).default('base64').describe('Encoding'),
+    overwrite: z.boolean().default(false).describe('May replace'),
+    expected_hash: z.string().optional().describe('Hash of the file replaced'),
   }),
-  output: z.object({ path: pathOut, created: z.boolean().describe('False: replaced one'), size: z.number().int().describe('Bytes'), content_hash: z.string().describe('sha256 of the file'), conventions: conventionsOut }),
+  output: z.object({ path: pathOut, created: z.boolean().describe('False: replaced'), size: z.number().int().describe('Bytes'), content_hash: z.string().describe('sha256'), conventions: conventionsOut }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     checkHashArg(args.expected_hash);
@@ -65,11 +64,11 @@ export const deleteFile = defineTool({
   name: 'delete_file',
   title: 'Delete a file',
   family: 'write',
-  description: 'Delete a non-markdown file: to the trash by default, for good with permanent=true. Notes: delete_note.',
+  description: 'Delete a non-markdown file: to the trash, or for good with permanent=true.',
   input: z.strictObject({
     path: z.string().describe('File path'),
-    permanent: z.boolean().default(false).describe('Delete for good'),
-    expected_hash: z.string().optional().describe('content_hash of the file'),
+    permanent: z.boolean().default(false).describe('For good'),
+    expected_hash: z.string().optional().describe('Its hash'),
   }),
   output: deleteOut,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

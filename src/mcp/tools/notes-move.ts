@@ -8,25 +8,31 @@ import { normalizeFolderPath, dirname } from '../../core/paths.js';
 import { checkHashArg, checkFresh, guarded, attributeMaybe, type OwnWrite } from '../../services/writeSupport.js';
 import { planLinkRewrites, applyLinkRewrites, type LinkPlan } from '../../services/linkMoves.js';
 import { asCaller, conventionsEcho, conventionsOut, writableNotePath, HASH } from './write-shared.js';
-import { answer, pathOut } from './results.js';
+import { answer, hintOut, pathOut } from './results.js';
 
 const LISTED = 20;
 
 const linkReport = z.object({
   links_rewritten: z.number().int().describe('Links changed'),
-  notes_changed: z.number().int().describe('Notes whose links changed'),
-  changed: z.array(z.string()).optional().describe(`The first ${LISTED} of them`),
-  skipped: z.array(z.string()).optional().describe('Notes linking here left as they were (outside your root, not UTF-8, or changed meanwhile)'),
-  by_app: z.boolean().optional().describe('Obsidian\'s own link update did it'),
-}).describe('Links to the moved files');
+  notes: z.array(z.string()).optional().describe(`Notes changed (first ${LISTED})`),
+  skipped: z.array(z.string()).optional().describe('Left unchanged'),
+}).describe('Links rewritten');
 
-function linksOut(rep: { notes: string[]; links: number; skipped: string[] }, byApp: boolean) {
+function linksOut(rep: { notes: string[]; links: number; skipped: string[] }) {
   return {
-    links_rewritten: rep.links, notes_changed: rep.notes.length,
-    ...(rep.notes.length ? { changed: rep.notes.slice(0, LISTED) } : {}),
+    links_rewritten: rep.links,
+    ...(rep.notes.length ? { notes: rep.notes.slice(0, LISTED) } : {}),
     ...(rep.skipped.length ? { skipped: rep.skipped } : {}),
-    ...(byApp ? { by_app: true } : {}),
   };
+}
+
+/** Hints about the link rewrite: done by Obsidian itself, more notes than listed, notes left out. */
+function linkHints(rep: { notes: string[]; skipped: string[] }, byApp: boolean): (string | false)[] {
+  return [
+    byApp && 'Obsidian updated the links itself (its "Automatically update internal links" setting).',
+    rep.notes.length > LISTED && `${rep.notes.length} notes had links rewritten; the first ${LISTED} are listed.`,
+    rep.skipped.length > 0 && `Links in ${rep.skipped.length} note(s) were left unchanged (see links.skipped): fix them by hand or they now dangle.`,
+  ];
 }
 
 export const moveNote = defineTool({
@@ -34,15 +40,14 @@ export const moveNote = defineTool({
   title: 'Move or rename a note',
   family: 'write',
   description:
-    'Move or rename a note; the destination must not exist (nothing is ever replaced), folders are created. ' +
-    'rewrite_links=true rewrites every link to it (wikilinks, embeds, markdown and frontmatter links; aliases and anchors kept) so each still opens it. Folders: move_folder.',
+    'Move or rename a note (never over another); rewrite_links=true updates every link to it, keeping aliases and anchors.',
   input: z.strictObject({
     from_path: z.string().describe('Note path or name'),
-    to_path: z.string().describe('New path, e.g. "Archive/Plan.md"'),
-    rewrite_links: z.boolean().default(false).describe('Rewrite links to it'),
+    to_path: z.string().describe('New path'),
+    rewrite_links: z.boolean().default(false).describe('Update links to it'),
     expected_hash: z.string().optional().describe(HASH),
   }),
-  output: z.object({ from_path: pathOut, to_path: pathOut, content_hash: z.string().describe('Hash of the moved note'), links: linkReport.optional(), conventions: conventionsOut }),
+  output: z.object({ from_path: pathOut, to_path: pathOut, content_hash: z.string().describe('Its hash'), links: linkReport.optional(), conventions: conventionsOut, hint: hintOut }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     checkHashArg(args.expected_hash);
@@ -63,9 +68,7 @@ export const moveNote = defineTool({
     if (!hash || rep.notes.includes(to)) hash = contentHash(await host.readBytes(to));
     const conv = await conventionsEcho(ctx, dirname(to));
     const linkText = r.linksUpdated ? '; links updated by Obsidian' : args.rewrite_links ? `; ${rep.links} link(s) rewritten in ${rep.notes.length} note(s)` : '';
-    return answer({ from_path: from, to_path: to, content_hash: hash, ...(args.rewrite_links ? { links: linksOut(rep, r.linksUpdated) } : {}), ...(conv.conventions ? { conventions: conv.conventions } : {}) }, `Moved ${from} → ${to}${linkText}\ncontent_hash: ${hash}${conv.text}`, [
-      rep.skipped.length > 0 && `Links in ${rep.skipped.length} note(s) were left unchanged (see links.skipped): fix them by hand or they now dangle.`,
-    ]);
+    return answer({ from_path: from, to_path: to, content_hash: hash, ...(args.rewrite_links ? { links: linksOut(rep) } : {}), ...(conv.conventions ? { conventions: conv.conventions } : {}) }, `Moved ${from} → ${to}${linkText}\ncontent_hash: ${hash}${conv.text}`, linkHints(rep, r.linksUpdated));
   },
 });
 
@@ -74,13 +77,13 @@ export const moveFolder = defineTool({
   title: 'Move or rename a folder',
   family: 'write',
   description:
-    'Move or rename a folder with everything in it; into an existing folder only when no file collides (one collision refuses it all). rewrite_links (default on) keeps links working, as move_note.',
+    'Move or rename a folder with its contents (merging only without collisions); rewrite_links keeps links working.',
   input: z.strictObject({
-    from_dir: z.string().describe('Folder to move'),
-    to_dir: z.string().describe('New folder path'),
-    rewrite_links: z.boolean().default(true).describe('Rewrite links to moved files'),
+    from_dir: z.string().describe('Folder'),
+    to_dir: z.string().describe('New path'),
+    rewrite_links: z.boolean().default(true).describe('Update links'),
   }),
-  output: z.object({ from_dir: z.string().describe('Old folder'), to_dir: z.string().describe('New folder'), moved: z.number().int().describe('Files moved'), links: linkReport.optional() }),
+  output: z.object({ from_dir: z.string().describe('Old'), to_dir: z.string().describe('New'), moved: z.number().int().describe('Files moved'), links: linkReport.optional(), hint: hintOut }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     const from = normalizeFolderPath(args.from_dir, 'from_dir');
@@ -112,10 +115,11 @@ export const moveFolder = defineTool({
       for (const d of dirs) await host.writer.removeEmptyFolder(d);
     }
     const rep = plan && !byApp ? await applyLinkRewrites(host, plan, moves, (p) => ctx.vault.visible(p), linkRewriteOwner(ctx, moves)) : { notes: [], links: 0, skipped: [] };
-    return {
-      structured: { from_dir: from, to_dir: to, moved: moves.size, ...(args.rewrite_links ? { links: linksOut(rep, byApp) } : {}) },
-      text: `Moved folder ${from}/ → ${to}/ (${moves.size} files${merge ? ', merged into the existing folder' : ''})${byApp ? '; links updated by Obsidian' : args.rewrite_links ? `; ${rep.links} link(s) rewritten in ${rep.notes.length} note(s)` : ''}`,
-    };
+    return answer(
+      { from_dir: from, to_dir: to, moved: moves.size, ...(args.rewrite_links ? { links: linksOut(rep) } : {}) },
+      `Moved folder ${from}/ → ${to}/ (${moves.size} files${merge ? ', merged into the existing folder' : ''})${byApp ? '; links updated by Obsidian' : args.rewrite_links ? `; ${rep.links} link(s) rewritten in ${rep.notes.length} note(s)` : ''}`,
+      linkHints(rep, byApp),
+    );
   },
 });
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { folderFilter, pageCursor } from './args.js';
 import { defineTool, READ_ONLY } from '../tool.js';
 import { readSnapshot, type NoteSnapshot } from '../../services/noteText.js';
-import { resolveSection, sectionAt, type OutlineEntry } from '../../core/markdown/sections.js';
+import { resolveSection, sectionAt, sectionLabel, type OutlineEntry } from '../../core/markdown/sections.js';
 import { pageAfter, newestFirstKey } from '../../core/cursor.js';
 import { isoUtc, parseTime } from '../../core/time.js';
 import { refuse } from '../../core/errors.js';
@@ -16,16 +16,16 @@ import { answer, cursorField, hintOut, moreHint, nextCursorOut, pathOut } from '
 const MAX_BLOCKS = 50;
 
 /** The innermost section holding `offset`, as {section, heading}; none before the first heading. */
-function sectionFields(outline: OutlineEntry[], offset: number): { section?: string; heading?: string } {
+function sectionFields(outline: OutlineEntry[], offset: number): { section?: string } {
   const hit = sectionAt(outline, offset);
-  return hit ? { section: hit.ordinal, heading: hit.text } : {};
+  return hit ? { section: sectionLabel(hit) } : {};
 }
 
 /** Frontmatter, tags and aliases, each only when it has something (whole-note reads from the start). */
 function noteHead(snap: NoteSnapshot) {
   const fm = snap.frontmatter && Object.keys(snap.frontmatter).length ? { frontmatter: snap.frontmatter } : {};
-  const issue = snap.frontmatterIssue ? { frontmatter_note: snap.frontmatterIssue, ...(snap.split.yaml ? { frontmatter_yaml: snap.split.yaml.replace(/\r\n/g, '\n') } : {}) } : {};
-  return { ...fm, ...issue, ...(snap.tags.length ? { tags: snap.tags } : {}), ...(snap.aliases.length ? { aliases: snap.aliases } : {}) };
+  const issue = snap.frontmatterIssue && snap.split.yaml ? { frontmatter_yaml: snap.split.yaml.replace(/\r\n/g, '\n') } : {};
+  return { ...fm, ...issue, ...(snap.tags.length ? { tags: snap.tags } : {}) };
 }
 
 export const readNote = defineTool({
@@ -33,42 +33,34 @@ export const readNote = defineTool({
   title: 'Read a note',
   family: 'read',
   description: (deps) =>
-    'Read a markdown note: body, frontmatter, tags, content_hash (pass it as expected_hash when editing). Aim at what you need: ' +
-    'match= gives only the lines holding a text, with context lines and their section; lines="410-445" a line range; section= one heading\'s part (text, "Parent/Child" or "#N"). ' +
-    `Reads return at most ${deps.settings().readCapChars} characters; a cut read ends on a line boundary and gives next_offset and the outline. Other files: read_file.`,
+    'Read a note: body, frontmatter, tags, content_hash (pass as expected_hash to edit). Aim: match= gives the lines holding a text with context and their section; lines="410-445" a line range; section= one part. ' +
+    `At most ${deps.settings().readCapChars} characters; a cut read ends on a line and gives next_offset and the outline.`,
   input: z.strictObject({
-    path: z.string().describe('Note path or name, e.g. "Projects/Plan.md" or "Plan"'),
-    match: z.string().optional().describe('Only lines containing this text (case-insensitive), with context'),
+    path: z.string().describe('Note path or name'),
+    match: z.string().optional().describe('Only lines containing this (any case)'),
     context: z.number().int().min(0).max(20).default(2).describe('Lines around each match'),
-    lines: z.string().optional().describe('Line range, e.g. "410-445" or "410-" (1-based, whole file)'),
-    section: z.string().optional().describe('Heading text, "Parent/Child" or "#N"'),
-    offset: z.number().int().min(0).default(0).describe('Start at this character (next_offset)'),
-    limit: z.number().int().min(1).optional().describe('At most this many characters'),
+    lines: z.string().optional().describe('e.g. "410-445" or "410-"'),
+    section: z.string().optional().describe('Heading, "Parent/Child" or "#N"'),
+    offset: z.number().int().min(0).default(0).describe('Start character (next_offset)'),
+    limit: z.number().int().min(1).optional().describe('Max characters'),
   }),
   output: z.object({
     path: pathOut,
-    content_hash: z.string().describe('sha256 of the file; pass as expected_hash'),
-    modified: z.string().describe('ISO 8601 UTC'),
-    frontmatter: z.record(z.string(), z.unknown()).optional().describe('Properties (JSON view)'),
-    frontmatter_note: z.string().optional().describe('Why frontmatter is not shown as JSON'),
-    frontmatter_yaml: z.string().optional().describe('The block as written, when not shown as JSON'),
-    tags: z.array(z.string()).optional().describe('Tags with "#"'),
-    aliases: z.array(z.string()).optional().describe('Other names'),
-    section: z.string().optional().describe('Ordinal of the section read'),
-    heading: z.string().optional().describe('Its heading'),
-    content: z.string().optional().describe('Body (no frontmatter), section or lines'),
-    lines: z.string().optional().describe('File lines of content, "a-b"'),
-    total_lines: z.number().int().optional().describe('Lines in the file'),
-    total_chars: z.number().int().optional().describe('Characters of the body or section'),
-    next_offset: z.number().int().optional().describe('Cut: pass as offset to go on'),
+    content_hash: z.string().describe('Pass as expected_hash'),
+    frontmatter: z.record(z.string(), z.unknown()).optional().describe('Properties'),
+    frontmatter_yaml: z.string().optional().describe('Raw block, when not JSON'),
+    tags: z.array(z.string()).optional().describe('Tags'),
+    section: z.string().optional().describe('Section read'),
+    content: z.string().optional().describe('Text read'),
+    lines: z.string().optional().describe('Its file lines, "a-b of n"'),
+    next_offset: z.number().int().optional().describe('Cut: offset to go on'),
     matches: z.array(z.object({
-      lines: z.string().describe('File lines "a-b", context included'),
-      section: z.string().optional().describe('Section ordinal of the first match'),
-      heading: z.string().optional().describe('Its heading'),
+      lines: z.string().describe('File lines'),
+      section: z.string().optional().describe('Its section'),
       text: z.string().describe('Those lines'),
-    })).optional().describe('match: the blocks of matching lines'),
-    total_matches: z.number().int().optional().describe('Lines holding the match'),
-    outline: z.array(z.object({ ordinal: z.string().describe('Pass as section'), depth: z.number().int().describe('Level'), text: z.string().describe('Heading'), line: z.number().int().describe('Line'), size: z.number().int().describe('Characters') })).optional().describe('Sections, when a whole-note read is cut'),
+    })).optional().describe('Matching lines'),
+    total_matches: z.number().int().optional().describe('Lines matching'),
+    outline: z.array(z.string()).optional().describe('Cut reads: "#N Heading (L13, 420 chars)"; pass "#N Heading" as section'),
     hint: hintOut,
   }),
   annotations: READ_ONLY,
@@ -84,7 +76,7 @@ export const readNote = defineTool({
     const starts = lineStarts(text);
     const totalLines = lineCount(text, starts);
     const entry = args.section !== undefined ? resolveSection(snap.outline, args.section, stat.path) : null;
-    const base = { path: stat.path, content_hash: snap.hash, modified: isoUtc(stat.mtime), ...(entry ? { section: entry.ordinal, heading: entry.text } : {}) };
+    const base = { path: stat.path, content_hash: snap.hash, ...(entry ? { section: sectionLabel(entry) } : {}) };
     const title = `# ${stat.path}${entry ? ` › ${entry.text} (${entry.ordinal})` : ''}\ncontent_hash: ${snap.hash}`;
 
     if (args.match !== undefined) {
@@ -102,8 +94,8 @@ export const readNote = defineTool({
       }
       const next = blocks[rows.length];
       const hint = next ? `${shownHits} of ${matches} matching lines shown; for the rest pass lines="${next.first}-${to}" with the same match.` : null;
-      const body = rows.length ? rows.map((r) => `--- lines ${r.lines}${r.section ? ` (${r.section} ${r.heading})` : ''}\n${r.text}`).join('\n') : `No line${entry || args.lines ? ' in that part' : ''} contains "${args.match}".`;
-      return answer({ ...base, total_lines: totalLines, total_matches: matches, matches: rows }, `${title}\n${body}`, [hint]);
+      const body = rows.length ? rows.map((r) => `--- lines ${r.lines}${r.section ? ` (${r.section})` : ''}\n${r.text}`).join('\n') : `No line${entry || args.lines ? ' in that part' : ''} contains "${args.match}".`;
+      return answer({ ...base, total_matches: matches, matches: rows }, `${title}\n${body}`, [hint]);
     }
 
     if (args.lines !== undefined) {
@@ -117,7 +109,7 @@ export const readNote = defineTool({
         content = content.slice(0, pageEnd(content, 0, cap));
         hint = `Line ${first} is longer than the read cap (${cap} characters) and was cut; read it with offset paging.`;
       }
-      return answer({ ...base, lines: `${first}-${upto}`, total_lines: totalLines, content }, `${title}\n--- lines ${first}-${upto}\n${content}`, [hint]);
+      return answer({ ...base, lines: `${first}-${upto}${upto === totalLines ? ' (end)' : ''}`, content }, `${title}\n--- lines ${first}-${upto}\n${content}`, [hint]);
     }
 
     const from = entry ? entry.bodyStart : snap.split.bodyStart;
@@ -128,14 +120,12 @@ export const readNote = defineTool({
     const content = whole.slice(args.offset, end);
     const cut = end < total;
     const lines = content ? `${lineAt(starts, from + args.offset)}-${lineAt(starts, from + end - 1)}` : undefined;
-    const outline = cut && !entry ? snap.outline.map((e) => ({ ordinal: e.ordinal, depth: e.depth, text: e.text, line: lineAt(starts, e.start), size: e.size })) : undefined;
+    const outline = cut && !entry ? snap.outline.map((e) => `${sectionLabel(e)} (L${lineAt(starts, e.start)}, ${e.size} chars)`) : undefined;
     const out = {
       ...base,
       ...(args.offset === 0 && !entry ? noteHead(snap) : {}),
       content,
-      ...(lines ? { lines } : {}),
-      total_lines: totalLines,
-      total_chars: total,
+      ...(lines ? { lines: `${lines} of ${totalLines}` } : {}),
       ...(cut ? { next_offset: end } : {}),
       ...(outline?.length ? { outline } : {}),
     };
@@ -143,7 +133,7 @@ export const readNote = defineTool({
     if (snap.tags.length && args.offset === 0 && !entry) head.push(`tags: ${snap.tags.join(' ')}`);
     if (snap.split.yaml && args.offset === 0 && !entry) head.push(`frontmatter:\n${snap.split.yaml.replace(/\r\n/g, '\n').trimEnd()}`);
     const hint = cut ? `Cut at character ${end} of ${total} (line ${lineAt(starts, from + end - 1)}): go on with offset=${end}${outline?.length ? ', or read one section from outline' : ''}, or aim with match= or lines=.` : null;
-    return answer(out, `${head.join('\n')}\n---\n${content}`, [hint]);
+    return answer(out, `${head.join('\n')}\n---\n${content}`, [args.offset === 0 && !entry && snap.frontmatterIssue, hint]);
   },
 });
 
@@ -153,24 +143,24 @@ export const listNotes = defineTool({
   name: 'list_notes',
   title: 'List notes',
   family: 'read',
-  description: 'List notes in the vault or a folder, newest first by default, with size, time and tags; since/until filter by modification time. Content search: keyword_search; folders: list_folders; other files: list_files.',
+  description: 'List notes in the vault or a folder, newest first by default, with size, time and tags. By content: keyword_search.',
   input: z.strictObject({
     folder: folderFilter,
     limit: z.number().int().min(1).max(500).default(50).describe('Rows per page'),
     cursor: pageCursor,
-    since: z.string().optional().describe('Modified at or after (ISO 8601)'),
-    until: z.string().optional().describe('Modified before (ISO 8601)'),
-    order_by: z.enum(SORTS).default('modified').describe('modified or created (newest first), path (A→Z)'),
+    since: z.string().optional().describe('Modified since (ISO 8601)'),
+    until: z.string().optional().describe('Modified before'),
+    order_by: z.enum(SORTS).default('modified').describe('Sort'),
   }),
   output: z.object({
-    total: z.number().int().describe('Notes matching, all pages'),
+    total: z.number().int().describe('Notes matching'),
     notes: z.array(z.object({
       path: pathOut,
       size: z.number().int().describe('Bytes'),
       modified: z.string().describe('ISO 8601 UTC'),
-      created: z.string().optional().describe('ISO 8601 UTC (order_by=created)'),
+      created: z.string().optional().describe('ISO 8601 UTC'),
       tags: z.array(z.string()).optional().describe('Tags'),
-    })),
+    })).describe('Notes'),
     next_cursor: nextCursorOut,
     hint: hintOut,
   }),

@@ -22,14 +22,13 @@ export const createNote = defineTool({
   title: 'Create a note',
   family: 'write',
   description:
-    'Create a new note with this content (frontmatter included if you write one); ".md" and missing folders are added. Never replaces anything: an existing path is refused (already_exists). ' +
-    'Returns content_hash and the folder\'s _conventions.md rules. Other files: write_file.',
+    'Create a note with this content (frontmatter included); folders are added; an existing path is refused. Returns content_hash and the folder\'s conventions.',
   input: z.strictObject({
-    path: z.string().describe('New note path, e.g. "Inbox/Idea.md"'),
-    content: z.string().describe('The whole note text'),
-    expected_hash: z.string().optional().describe('Do not pass: there is no note yet'),
+    path: z.string().describe('e.g. "Inbox/Idea.md"'),
+    content: z.string().describe('Whole note text'),
+    expected_hash: z.string().optional().describe('Not for new notes'),
   }),
-  output: z.object({ path: pathOut, content_hash: z.string().describe('Pass as expected_hash later'), size: z.number().int().describe('Bytes'), conventions: conventionsOut }),
+  output: z.object({ path: pathOut, content_hash: z.string().describe('For expected_hash'), size: z.number().int().describe('Bytes'), conventions: conventionsOut }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     checkHashArg(args.expected_hash);
@@ -78,32 +77,28 @@ export const editNote = defineTool({
   title: 'Edit a note',
   family: 'write',
   description:
-    'Change a note in one mode: find="exact text" (replaced by content; must occur once unless replace_all), section="Heading"|"#N" (its body becomes content), append=true, or by default a full body replace (frontmatter bytes kept; replace_frontmatter=true replaces the file). ' +
-    'Pass expected_hash from your read: a find/section edit whose target is unchanged is applied even if the note changed elsewhere (rebased_from); otherwise stale_precondition with the current hash and what changed. ' +
-    'dry_run=true returns the diff. A find that misses names the difference. Properties: set_frontmatter.',
+    'Change a note: find="exact text" (once, or replace_all), section="Heading" (its body), append=true, or a full body replace (frontmatter kept). ' +
+    'With expected_hash from your read, a find/section edit whose target is unchanged still applies after other edits (rebased_from); else you get what changed. dry_run=true: only the diff.',
   input: z.strictObject({
     path: z.string().describe('Note path or name'),
-    content: z.string().describe('New body, added text, replacement or new section body'),
-    append: z.boolean().default(false).describe('Add content at the end'),
+    content: z.string().describe('New text'),
+    append: z.boolean().default(false).describe('Add at the end'),
     find: z.string().optional().describe('Exact text to replace'),
-    replace_all: z.boolean().default(false).describe('With find: every occurrence'),
-    section: z.string().optional().describe('Heading text, "Parent/Child" or "#N"'),
-    dry_run: z.boolean().default(false).describe('Only return the diff'),
-    replace_frontmatter: z.boolean().default(false).describe('Full replace of the whole file'),
+    replace_all: z.boolean().default(false).describe('Every occurrence'),
+    section: z.string().optional().describe('Heading, "Parent/Child" or "#N"'),
+    dry_run: z.boolean().default(false).describe('Diff only'),
+    replace_frontmatter: z.boolean().default(false).describe('Replace the whole file'),
     expected_hash: z.string().optional().describe(HASH),
   }),
   output: z.object({
     path: pathOut,
-    mode: z.enum(['replace', 'append', 'find', 'section']).describe('The mode used'),
-    changed: z.boolean().describe('False: the note already had this (nothing written)'),
-    content_hash: z.string().describe('Hash after the edit (dry run: would be)'),
+    changed: z.boolean().describe('False: already so'),
+    content_hash: z.string().describe('Hash after'),
     previous_hash: z.string().describe('Hash before'),
-    rebased_from: z.string().optional().describe('Your stale expected_hash: applied on the current note, whose target was unchanged'),
-    replaced: z.number().int().optional().describe('find: occurrences replaced'),
-    section: z.string().optional().describe('Ordinal of the edited section'),
-    heading: z.string().optional().describe('Its heading'),
-    size: z.number().int().describe('Bytes after'),
-    diff: z.string().optional().describe('Unified diff (dry run)'),
+    rebased_from: z.string().optional().describe('Stale hash it was applied over'),
+    replaced: z.number().int().optional().describe('Occurrences'),
+    section: z.string().optional().describe('Section edited'),
+    diff: z.string().optional().describe('Dry run diff'),
     conventions: conventionsOut,
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -172,11 +167,10 @@ export const editNote = defineTool({
     const conv = await conventionsEcho(ctx, dirname(path));
     const hash = contentHash(after);
     const out = {
-      path, mode, changed, content_hash: hash, previous_hash: contentHash(before),
+      path, changed, content_hash: hash, previous_hash: contentHash(before),
       ...(rebase.from ? { rebased_from: rebase.from } : {}),
       ...(mode === 'find' ? { replaced: o?.replaced ?? 0 } : {}),
-      ...(o?.section ? { section: o.section.ordinal, heading: o.section.heading } : {}),
-      size: after.length,
+      ...(o?.section ? { section: `${o.section.ordinal} ${o.section.heading}` } : {}),
       ...(diff !== undefined ? { diff } : {}),
       ...(conv.conventions ? { conventions: conv.conventions } : {}),
     };
@@ -193,10 +187,10 @@ export const setFrontmatterTool = defineTool({
   title: 'Set note properties',
   family: 'write',
   description:
-    'Set or remove frontmatter properties without touching the body: updates {key: JSON value}, remove [keys]. Comments, key order and quoting of other keys survive; a note without frontmatter gets a block. Body: edit_note.',
+    'Set or remove frontmatter properties; the body and the YAML\'s comments and order stay as they are.',
   input: z.strictObject({
     path: z.string().describe('Note path or name'),
-    updates: z.record(z.string().min(1), z.unknown()).default({}).describe('Key → value, e.g. {"status":"done"}'),
+    updates: z.record(z.string().min(1), z.unknown()).default({}).describe('Key → value'),
     remove: z.array(z.string().min(1)).default([]).describe('Keys to delete'),
     expected_hash: z.string().optional().describe(HASH),
   }),
@@ -205,8 +199,8 @@ export const setFrontmatterTool = defineTool({
     changed: z.boolean().describe('False: already so'),
     content_hash: z.string().describe('Hash after'),
     previous_hash: z.string().describe('Hash before'),
-    set: z.array(z.string()).optional().describe('Keys changed or added'),
-    removed: z.array(z.string()).optional().describe('Keys deleted'),
+    set: z.array(z.string()).optional().describe('Keys set'),
+    removed: z.array(z.string()).optional().describe('Keys removed'),
     conventions: conventionsOut,
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -243,10 +237,10 @@ export const deleteNote = defineTool({
   name: 'delete_note',
   title: 'Delete a note',
   family: 'write',
-  description: 'Delete a note: to the trash by default (Obsidian: the user\'s "Deleted files" setting; headless: .trash/, never overwriting), for good with permanent=true. Moving: move_note; other files: delete_file.',
+  description: 'Delete a note: to the trash, or for good with permanent=true.',
   input: z.strictObject({
     path: z.string().describe('Note path or name'),
-    permanent: z.boolean().default(false).describe('Delete for good'),
+    permanent: z.boolean().default(false).describe('For good'),
     expected_hash: z.string().optional().describe(HASH),
   }),
   output: deleteOut,

@@ -1,16 +1,13 @@
 // Result pieces every family shares. Claude Code and VS Code give the model only structuredContent, so
 // what an agent needs next (more pages, a cut read, an index still building) is said there, in one
 // `hint` sentence; the text copy repeats that sentence verbatim and is otherwise a short rendering.
-// Fields that would be null, false or empty are left out unless they carry meaning.
+// Fields that would be null, false or empty are left out unless they carry meaning. Staleness (an
+// index still building, how many notes wait) is a hint sentence; clients also get _meta.index_stale.
 import { z } from 'zod';
 import type { ToolContext } from '../tool.js';
 
-export const hintOut = z.string().optional().describe('What to do next: more pages, a cut read, an index still building');
-export const nextCursorOut = z.string().optional().describe('Pass as cursor for the next page');
-export const staleOut = {
-  index_stale: z.boolean().optional().describe('Notes still being indexed: may be incomplete'),
-  pending: z.number().int().optional().describe('Notes not yet indexed'),
-};
+export const hintOut = z.string().optional().describe('Next step');
+export const nextCursorOut = z.string().optional().describe('Pass as cursor for more');
 export const pathOut = z.string().describe('Vault path');
 
 type Hint = string | false | null | undefined;
@@ -33,14 +30,14 @@ export function cursorField(next: string | null | undefined): { next_cursor?: st
 }
 
 /** Staleness of answers built from the host's metadata (graph, tags, tasks): fields and hint. */
-export function hostStaleness(ctx: ToolContext, waited?: boolean): { fields: { index_stale?: true; pending?: number }; hint: Hint } {
+/** Staleness of answers built from the host's metadata (graph, tags, tasks), said in the hint (and _meta.index_stale). */
+export function hostStaleness(ctx: ToolContext, waited?: boolean): { hint: Hint } {
   const pending = ctx.deps.host.pendingCount();
-  if (pending <= 0) return { fields: {}, hint: null };
+  if (pending <= 0) return { hint: null };
   return {
-    fields: { index_stale: true, pending },
     hint: waited === false
-      ? `Still ${pending} notes to parse after waiting 10 s: the answer may be incomplete; call again shortly.`
-      : `${pending} notes are still being parsed: the answer may be incomplete; pass wait_for_pending_writes=true for a complete one.`,
+      ? `Index still building: ${pending} notes not parsed after waiting 10 s, so the answer may be incomplete; call again shortly.`
+      : `Index still building: ${pending} notes not parsed yet, so the answer may be incomplete; pass wait_for_pending_writes=true for a complete one.`,
   };
 }
 
@@ -54,4 +51,4 @@ export function compact<T extends object>(o: T): { [K in keyof T]: Exclude<T[K],
   return out as { [K in keyof T]: Exclude<T[K], null> };
 }
 
-export const waitInput = z.boolean().default(false).describe('Wait ≤10 s for pending note changes first');
+export const waitInput = z.boolean().default(false).describe('First wait ≤10 s for indexing');

@@ -9,8 +9,8 @@ import { contentHash } from '../../core/hash.js';
 import { notePredicate } from '../../semantic/filters.js';
 import type { KeywordService } from '../../search/service.js';
 import { snippetAt } from '../../search/snippet.js';
-import { buildOutline, sectionAt } from '../../core/markdown/sections.js';
-import { answer, cursorField, hintOut, nextCursorOut, pathOut, staleOut, waitInput } from './results.js';
+import { buildOutline, sectionAt, sectionLabel } from '../../core/markdown/sections.js';
+import { answer, cursorField, hintOut, nextCursorOut, pathOut, waitInput } from './results.js';
 import type { HitKey } from '../../search/keywordIndex.js';
 import { runAsJob, workingFields } from '../../jobs/jobs.js';
 import { clearInterval, setInterval, setTimeout } from 'node:timers';
@@ -33,34 +33,31 @@ export const keywordSearch = defineTool({
   title: 'Keyword search',
   family: 'search',
   description:
-    'Find notes by words, names, titles, identifiers. One row per note: score, matched fields, size, a snippet with hits in **bold**, and the section (#N, for read_note) where the words match. ' +
-    'Title and alias matches rank first; rows with every term (match "all") come before rows with some. Syntax: "phrase", prefix*, -exclude, a OR b; case and accents ignored. ' +
-    'Filters apply before the limit. Paraphrased questions: semantic_search or hybrid_search when listed.',
+    'Find notes by words, names, identifiers: per note its size, matched fields, a snippet with hits in **bold**, and the section where they match (for read_note). ' +
+    'Notes with every word first. Syntax: "phrase", prefix*, -exclude, a OR b.',
   input: z.strictObject({
-    query: z.string().min(1).max(10_000).describe('Words to find'),
+    query: z.string().min(1).max(10_000).describe('Words'),
     folder: folderFilter,
-    tags: z.array(z.string()).optional().describe('Only notes with all these tags ("a" matches "#a/b")'),
+    tags: z.array(z.string()).optional().describe('Notes with all these tags'),
     frontmatter: frontmatterFilter,
     limit: z.number().int().min(1).max(100).default(20).describe('Rows per page'),
-    cursor: z.string().optional().describe('next_cursor of the same query'),
+    cursor: z.string().optional().describe('next_cursor'),
     wait_for_pending_writes: waitInput,
   }),
   output: z.object({
     results: z.array(z.object({
       path: pathOut,
       score: z.number().describe('Relevance'),
-      match: z.enum(['all', 'any']).describe('all: every query term; any: some'),
-      fields: z.array(z.string()).describe('Matched: title, aliases, headings, tags, body'),
-      size: z.number().int().describe('Note size in bytes'),
-      section: z.string().optional().describe('#N of the section where the words match'),
-      heading: z.string().optional().describe('Its heading'),
-      snippet: z.string().describe('Text around the hits'),
-    })),
-    total: z.number().int().describe('Matching notes'),
-    total_all: z.number().int().describe('Of those, with every term'),
+      match: z.enum(['all', 'any']).describe('all words, or some'),
+      fields: z.array(z.string()).describe('Where: title, body…'),
+      size: z.number().int().describe('Bytes'),
+      section: z.string().optional().describe('Where the words are'),
+      snippet: z.string().describe('Hits in context'),
+    })).describe('One row per note, best first'),
+    total: z.number().int().describe('Notes matching'),
+    total_all: z.number().int().describe('With every word'),
     next_cursor: nextCursorOut,
     hint: hintOut,
-    ...staleOut,
   }),
   annotations: READ_ONLY,
   available: (deps) => !!keyword(deps),
@@ -102,7 +99,7 @@ export const keywordSearch = defineTool({
         match: h.matchedAll ? 'all' as const : 'any' as const,
         fields: h.fields,
         size: ctx.vault.stat(h.path)?.size ?? text.length,
-        ...(where ? { section: where.ordinal, heading: where.text } : {}),
+        ...(where ? { section: sectionLabel(where) } : {}),
         snippet: snip.text,
       });
     }
@@ -110,31 +107,31 @@ export const keywordSearch = defineTool({
     const next_cursor = last && more ? encodeCursor({ k: CURSOR_KIND, q: fp, g: last.matchedAll ? 0 : 1, s: last.score, p: last.path }) : null;
     const stale = svc.stale();
     const pending = stale ? svc.status().pending : 0;
-    const lines = results.map((r, i) => `${offset + i + 1}. ${r.path}${r.section ? ` ${r.section} ${r.heading}` : ''}  (score ${r.score}, ${r.match === 'all' ? 'all terms' : 'some terms'}; ${r.fields.join(', ')}; ${r.size} B)\n   ${r.snippet}`);
+    const lines = results.map((r, i) => `${offset + i + 1}. ${r.path}${r.section ? ` ${r.section}` : ''}  (score ${r.score}, ${r.match === 'all' ? 'all terms' : 'some terms'}; ${r.fields.join(', ')}; ${r.size} B)\n   ${r.snippet}`);
     const body = [
       ...(lines.length ? lines : [`No note matches "${args.query}".${parsed.clauses.length ? '' : ' (The query has no searchable words.)'}`]),
       `${total} matching note(s), ${totalAll} with every term.`,
     ].join('\n');
-    const res = answer({ results, total, total_all: totalAll, ...cursorField(next_cursor), ...(stale ? { index_stale: true as const, pending } : {}) }, body, [
+    const res = answer({ results, total, total_all: totalAll, ...cursorField(next_cursor) }, body, [
       next_cursor && `More: pass next_cursor as cursor (${offset + results.length} of ${total} shown).`,
-      stale && `${pending || 'Some'} notes are still being indexed: results may be incomplete; pass wait_for_pending_writes=true for a complete answer.`,
+      stale && `Index still building: ${pending || 'some'} notes are not indexed yet, so results may be incomplete; pass wait_for_pending_writes=true for a complete answer.`,
     ]);
     return { ...res, meta: { index_stale: stale, ...(waited === false ? { wait_timed_out: true } : {}) } };
   },
 });
 
 const statusOut = {
-  state: z.string().describe('Keyword index: ready, building…'),
-  indexed: z.number().int().describe('Notes indexed'),
+  state: z.string().describe('ready, building…'),
+  indexed: z.number().int().describe('Notes in it'),
   pending: z.number().int().describe('Notes waiting'),
-  skipped: z.number().int().optional().describe('Notes left out'),
-  detail: z.string().optional().describe('Why, or progress'),
+  detail: z.string().optional().describe('Why'),
 };
 
 const reindexOutput = z.object({
-  status: z.enum(['done', 'working']),
+  status: z.enum(['done', 'working']).describe('working: poll get_job_result'),
   ...workingFields,
   ...statusOut,
+  hint: hintOut,
 });
 type ReindexOut = z.infer<typeof reindexOutput>;
 
@@ -142,7 +139,7 @@ export const reindex = defineTool({
   name: 'reindex',
   title: 'Rebuild the keyword index',
   family: 'admin',
-  description: 'Index every note the keyword index missed or holds stale; force=true drops the index and rebuilds it (search is incomplete meanwhile). Notes are not changed. A long run answers status "working": poll get_job_result(job_id); a second call joins the run.',
+  description: 'Bring the keyword index up to date; force=true drops and rebuilds it (search incomplete meanwhile). Notes are not changed. Long runs answer "working": poll get_job_result.',
   input: z.strictObject({
     force: z.boolean().default(false).describe('Drop the index and rebuild it'),
   }),
@@ -164,7 +161,7 @@ export const reindex = defineTool({
       const base = snapshot();
       const out: ReindexOut = { status: 'done', ...base };
       return { structured: out, text: `done: keyword index ${base.state}, ${base.indexed} notes indexed, ${base.pending} pending${base.skipped ? `, ${base.skipped} skipped` : ''}${base.detail ? ` (${base.detail})` : ''}` };
-    }, { share: 'reindex', working: (w) => ({ structured: { ...w, ...snapshot() }, text: w.message }) });
+    }, { share: 'reindex', working: (w) => ({ structured: { ...w, ...snapshot() }, text: w.hint }) });
   },
 });
 

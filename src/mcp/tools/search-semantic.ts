@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { folderFilter, frontmatterFilter } from './args.js';
 import { defineTool, READ_ONLY, type ToolContext } from '../tool.js';
-import { answer, compact, hintOut, pathOut, staleOut } from './results.js';
+import { answer, compact, hintOut, pathOut } from './results.js';
 import type { ServerDeps } from '../tool.js';
 import { refuse } from '../../core/errors.js';
 import { contentHash } from '../../core/hash.js';
@@ -16,7 +16,7 @@ import type { NoteHit, VectorStore } from '../../semantic/store.js';
 import type { KeywordRanker, KeywordRanked } from '../../search/types.js';
 import { runAsJob, workingFields, JOB_SOFT_DEADLINE_MS } from '../../jobs/jobs.js';
 
-export const ROUTING = 'Routing: exact identifiers, names → keyword_search; paraphrased questions → semantic_search; unsure → hybrid_search.';
+export const ROUTING = 'Exact identifiers, names: keyword_search; paraphrased: semantic_search; unsure: hybrid_search.';
 const HYBRID_DEPTH = 50;
 
 function semantic(deps: ServerDeps): SemanticService | undefined {
@@ -29,22 +29,20 @@ function keyword(deps: ServerDeps): KeywordRanker | undefined {
 
 const filterInput = {
   folder: folderFilter,
-  tags: z.array(z.string()).optional().describe('Only notes with all these tags ("a" matches "#a/b")'),
+  tags: z.array(z.string()).optional().describe('Notes with all these tags'),
   frontmatter: frontmatterFilter,
 };
 
 const row = {
   path: pathOut,
-  section: z.string().optional().describe('#N of the best-matching section, for read_note'),
-  heading: z.string().optional().describe('Its heading'),
-  size: z.number().int().describe('Note size in bytes'),
-  preview: z.string().describe('Start of the best-matching part'),
-  stale: z.boolean().optional().describe('Changed since embedded; queued again'),
+  section: z.string().optional().describe('Best-matching section'),
+  size: z.number().int().describe('Bytes'),
+  preview: z.string().describe('Best-matching text'),
+  stale: z.boolean().optional().describe('Changed since embedded'),
 };
 
 const pendingOut = {
-  not_embedded: z.number().int().optional().describe('Notes in scope not embedded yet: not ranked'),
-  not_embedded_sample: z.array(z.string()).optional().describe('Up to 10 of them'),
+  not_embedded: z.number().int().optional().describe('Notes not embedded yet'),
 };
 
 function collapse(s: string, max = 240): string {
@@ -63,17 +61,18 @@ async function describeHit(ctx: ToolContext, store: VectorStore, hit: { path: st
     const text = new TextDecoder().decode(bytes);
     if (c) preview = collapse(text.slice(c.start, c.end));
   } catch { /* vanished between ranking and reading */ }
-  return { path: hit.path, ...(c?.ordinal ? { section: c.ordinal, heading: c.heading } : {}), size: ctx.vault.stat(hit.path)?.size ?? 0, preview, ...(stale ? { stale: true } : {}) };
+  return { path: hit.path, ...(c?.ordinal ? { section: `${c.ordinal} ${c.heading}` } : {}), size: ctx.vault.stat(hit.path)?.size ?? 0, preview, ...(stale ? { stale: true } : {}) };
 }
 
 function pendingInfo(svc: SemanticService, accept: (p: string) => boolean): { not_embedded?: number; not_embedded_sample?: string[] } {
+  // not_embedded_sample is said in the hint only: the row count is in structuredContent.
   const list = svc.pendingVisible(accept);
   return list.length ? { not_embedded: list.length, not_embedded_sample: list.slice(0, 10) } : {};
 }
 
 /** The hint for notes the semantic ranking cannot see yet. */
-function pendingHint(p: { not_embedded?: number }): string | null {
-  return p.not_embedded ? `${p.not_embedded} notes in scope are not embedded yet and cannot rank; see embeddings_status, or use keyword_search for them.` : null;
+function pendingHint(p: { not_embedded?: number; not_embedded_sample?: string[] }): string | null {
+  return p.not_embedded ? `${p.not_embedded} notes in scope are not embedded yet and cannot rank (e.g. ${p.not_embedded_sample!.slice(0, 3).join(', ')}); see embeddings_status, or use keyword_search for them.` : null;
 }
 
 function unavailableMessage(e: unknown): string {
@@ -89,10 +88,10 @@ function staleMeta(deps: ServerDeps, svc: SemanticService | undefined) {
   return { index_stale: deps.host.pendingCount() > 0 || (svc?.pending.size ?? 0) > 0 };
 }
 
-/** index_stale/pending for structuredContent: notes waiting for parsing or (re)embedding. */
-function staleFields(deps: ServerDeps, svc: SemanticService | undefined): { index_stale?: true; pending?: number } {
-  const pending = deps.host.pendingCount() + (svc?.pending.size ?? 0);
-  return pending > 0 ? { index_stale: true, pending } : {};
+/** The staleness sentence: notes still waiting to be parsed or (re)embedded. */
+function staleHint(deps: ServerDeps, svc: SemanticService | undefined): string | null {
+  const n = deps.host.pendingCount() + (svc?.pending.size ?? 0);
+  return n > 0 ? `Index still building: ${n} notes are not (re)embedded yet, so results may be incomplete.` : null;
 }
 
 export const semanticSearch = defineTool({
@@ -100,19 +99,17 @@ export const semanticSearch = defineTool({
   title: 'Semantic search',
   family: 'search',
   description: () =>
-    'Find notes by meaning (local embedding model): one row per note with similarity, size, the best part\'s preview and its section for read_note. Filters apply before ranking. ' +
-    `confidence "low": weak similarity and no note has every word; say so. ${ROUTING}`,
+    `Find notes by meaning (local embeddings): similarity, size, preview and section of the best part. confidence "low": say so, do not trust the page. ${ROUTING}`,
   input: z.strictObject({
-    query: z.string().min(1).describe('A question or description'),
+    query: z.string().min(1).describe('Question or description'),
     ...filterInput,
     limit: z.number().int().min(1).max(100).default(15).describe('Rows'),
   }),
   output: z.object({
-    confidence: z.enum(['ok', 'low']).describe('low: weak match, do not trust the page'),
-    results: z.array(z.object({ ...row, similarity: z.number().describe('Cosine, -1..1') })),
+    confidence: z.enum(['ok', 'low']).describe('low: weak match'),
+    results: z.array(z.object({ ...row, similarity: z.number().describe('Cosine') })).describe('Best first'),
     ...pendingOut,
     hint: hintOut,
-    ...staleOut,
   }),
   annotations: READ_ONLY,
   available: (deps) => !!semantic(deps),
@@ -134,9 +131,9 @@ export const semanticSearch = defineTool({
       if (!kw?.some((r) => r.matchedAll)) confidence = 'low';
     }
     const pend = pendingInfo(svc, accept);
-    const lines = results.map((r, i) => `${i + 1}. ${r.path}${r.section ? ` ${r.section} ${r.heading}` : ''}  (similarity ${r.similarity.toFixed(3)})${r.stale ? ' [changed since embedded]' : ''}\n   ${r.preview}`);
+    const lines = results.map((r, i) => `${i + 1}. ${r.path}${r.section ? ` ${r.section}` : ''}  (similarity ${r.similarity.toFixed(3)})${r.stale ? ' [changed since embedded]' : ''}\n   ${r.preview}`);
     const text = [`confidence: ${confidence}`, ...(lines.length ? lines : ['No embedded note matches.'])].join('\n');
-    return { ...answer({ confidence, results, ...pend, ...staleFields(ctx.deps, svc) }, text, [pendingHint(pend)]), meta: staleMeta(ctx.deps, svc) };
+    return { ...answer({ confidence, results, ...pend }, text, [pendingHint(pend), staleHint(ctx.deps, svc)]), meta: staleMeta(ctx.deps, svc) };
   },
 });
 
@@ -145,26 +142,24 @@ export const hybridSearch = defineTool({
   title: 'Hybrid search',
   family: 'search',
   description: (deps) =>
-    `Keyword and semantic rankings fused (reciprocal rank fusion, k=${(deps.settings().hybridRrfK as number | undefined) ?? 60}, top ${HYBRID_DEPTH} of each): rows with the fused score, each arm's rank, size and section for read_note. ` +
-    `arms says when one arm answered alone and why. confidence "low": no note has every word and similarity is weak. ${ROUTING}`,
+    `Keyword and semantic rankings fused (RRF, k=${(deps.settings().hybridRrfK as number | undefined) ?? 60}): fused score, each arm's rank, size, section. arms says if one arm answered alone. ${ROUTING}`,
   input: z.strictObject({
     query: z.string().min(1).describe('Words, a name, or a question'),
     ...filterInput,
     limit: z.number().int().min(1).max(100).default(10).describe('Rows'),
   }),
   output: z.object({
-    arms: z.string().describe('keyword+semantic, or which arm answered alone and why'),
-    confidence: z.enum(['ok', 'low']).describe('low: weak match, do not trust the page'),
+    arms: z.string().describe('Arms used'),
+    confidence: z.enum(['ok', 'low']).describe('low: weak match'),
     results: z.array(z.object({
       ...row,
-      score: z.number().describe('Fused RRF score'),
-      keyword_rank: z.number().int().optional().describe('Rank in the keyword arm; absent: not in its top 50'),
-      semantic_rank: z.number().int().optional().describe('Rank in the semantic arm; absent: not ranked'),
-      similarity: z.number().optional().describe('Cosine, when semantically ranked'),
-    })),
+      score: z.number().describe('Fused score'),
+      keyword_rank: z.number().int().optional().describe('Keyword rank'),
+      semantic_rank: z.number().int().optional().describe('Semantic rank'),
+      similarity: z.number().optional().describe('Cosine'),
+    })).describe('Best first'),
     ...pendingOut,
     hint: hintOut,
-    ...staleOut,
   }),
   annotations: READ_ONLY,
   available: (deps) => !!semantic(deps) || !!keyword(deps),
@@ -204,9 +199,9 @@ export const hybridSearch = defineTool({
     const best = semHits?.[0]?.score ?? -1;
     const confidence: 'ok' | 'low' = allKw || (semHits !== null && best >= (svc?.settings().semanticLowSimilarity ?? 0.35)) ? 'ok' : 'low';
     const pend = svc && semHits ? pendingInfo(svc, accept) : {};
-    const lines = results.map((r, i) => `${i + 1}. ${r.path}${r.section ? ` ${r.section} ${r.heading}` : ''}  (score ${r.score.toFixed(4)}; keyword #${r.keyword_rank ?? '–'}, semantic #${r.semantic_rank ?? '–'})${r.preview ? `\n   ${r.preview}` : ''}`);
+    const lines = results.map((r, i) => `${i + 1}. ${r.path}${r.section ? ` ${r.section}` : ''}  (score ${r.score.toFixed(4)}; keyword #${r.keyword_rank ?? '–'}, semantic #${r.semantic_rank ?? '–'})${r.preview ? `\n   ${r.preview}` : ''}`);
     const text = [`arms: ${arms}`, `confidence: ${confidence}`, ...(lines.length ? lines : ['No note matches.'])].join('\n');
-    return { ...answer({ arms, confidence, results, ...pend, ...staleFields(deps, svc) }, text, [pendingHint(pend)]), meta: staleMeta(deps, svc) };
+    return { ...answer({ arms, confidence, results, ...pend }, text, [pendingHint(pend), staleHint(deps, svc)]), meta: staleMeta(deps, svc) };
   },
 });
 
@@ -230,14 +225,14 @@ async function keywordRow(ctx: ToolContext, path: string, query: string) {
       preview = collapse(snap.text.slice(Math.max(snap.split.bodyStart, pos - 60), pos + 180));
     }
   } catch { /* vanished */ }
-  return { path, ...(section ? { section, heading } : {}), size: ctx.vault.stat(path)?.size ?? 0, preview };
+  return { path, ...(section ? { section: `${section} ${heading}` } : {}), size: ctx.vault.stat(path)?.size ?? 0, preview };
 }
 
 export const findRelated = defineTool({
   name: 'find_related',
   title: 'Find related notes',
   family: 'search',
-  description: 'Notes closest in meaning to a note (itself excluded), with similarity, size and the best-matching section. Needs the embedding model.',
+  description: 'Notes closest in meaning to a note, with similarity, size and best section.',
   input: z.strictObject({
     path: z.string().describe('Note path or name'),
     limit: z.number().int().min(1).max(50).default(10).describe('Rows'),
@@ -245,11 +240,10 @@ export const findRelated = defineTool({
   }),
   output: z.object({
     path: pathOut,
-    confidence: z.enum(['ok', 'low']).describe('low: weak similarity'),
-    results: z.array(z.object({ ...row, similarity: z.number().describe('Cosine, -1..1') })),
+    confidence: z.enum(['ok', 'low']).describe('low: weak match'),
+    results: z.array(z.object({ ...row, similarity: z.number().describe('Cosine') })).describe('Closest first'),
     ...pendingOut,
     hint: hintOut,
-    ...staleOut,
   }),
   annotations: READ_ONLY,
   available: (deps) => !!semantic(deps),
@@ -268,30 +262,27 @@ export const findRelated = defineTool({
     for (const h of found.hits) results.push({ ...(await describeHit(ctx, found.store, h)), similarity: Math.round(h.score * 1e4) / 1e4 });
     const confidence: 'ok' | 'low' = (found.hits[0]?.score ?? -1) >= svc.settings().semanticLowSimilarity ? 'ok' : 'low';
     const pend = pendingInfo(svc, accept);
-    const text = [`related to ${stat.path} (confidence: ${confidence})`, ...results.map((r, i) => `${i + 1}. ${r.path}${r.section ? ` ${r.section} ${r.heading}` : ''}  (similarity ${r.similarity.toFixed(3)})`)].join('\n');
-    return { ...answer({ path: stat.path, confidence, results, ...pend, ...staleFields(ctx.deps, svc) }, text, [pendingHint(pend)]), meta: staleMeta(ctx.deps, svc) };
+    const text = [`related to ${stat.path} (confidence: ${confidence})`, ...results.map((r, i) => `${i + 1}. ${r.path}${r.section ? ` ${r.section}` : ''}  (similarity ${r.similarity.toFixed(3)})`)].join('\n');
+    return { ...answer({ path: stat.path, confidence, results, ...pend }, text, [pendingHint(pend), staleHint(ctx.deps, svc)]), meta: staleMeta(ctx.deps, svc) };
   },
 });
 
 const statusOut = {
-  state: z.enum(['disabled', 'loading', 'indexing', 'ready', 'paused', 'unavailable']).describe('Semantic index state'),
-  reason: z.string().optional().describe('Why unavailable or disabled'),
-  provider: z.string().optional().describe('Inference backend'),
-  model: z.string().optional().describe('Embedding model'),
-  dimensions: z.number().int().optional().describe('Vector size'),
-  embedded: z.number().int().describe('Notes with vectors'),
+  state: z.enum(['disabled', 'loading', 'indexing', 'ready', 'paused', 'unavailable']).describe('State'),
+  reason: z.string().optional().describe('Why unavailable'),
+  model: z.string().optional().describe('Model (backend, dimensions)'),
+  embedded: z.number().int().describe('Notes embedded'),
   chunks: z.number().int().describe('Vectors'),
-  pending: z.number().int().describe('Notes queued for embedding'),
-  failed: z.number().int().describe('Notes the model failed on'),
-  rate: z.number().optional().describe('Chunks per second, last run'),
-  paused: z.boolean().describe('Indexing paused'),
-  rebuilding: z.string().optional().describe('Why the index is being rebuilt'),
-  index_bytes: z.number().int().optional().describe('Index file size'),
+  pending: z.number().int().describe('Notes queued'),
+  failed: z.number().int().describe('Notes failed'),
+  rebuilding: z.string().optional().describe('Why rebuilding'),
 };
+const buildOut = { state: statusOut.state, reason: statusOut.reason, embedded: statusOut.embedded, pending: statusOut.pending, failed: statusOut.failed };
 
-/** The service's status without its null fields. */
+/** The service's status without its null fields; the model named with its backend and vector size. */
 function statusOf(s: ReturnType<SemanticService['status']>) {
-  return compact({ ...s });
+  const how = [s.provider, s.dimensions ? `${s.dimensions} dims` : null].filter(Boolean).join(', ');
+  return compact({ ...s, model: s.model ? `${s.model}${how ? ` (${how})` : ''}` : null });
 }
 
 function statusText(s: ReturnType<SemanticService['status']>): string {
@@ -302,7 +293,7 @@ export const embeddingsStatus = defineTool({
   name: 'embeddings_status',
   title: 'Embedding index status',
   family: 'search',
-  description: 'The semantic index in detail: model, provider, dimensions, notes embedded, pending and failed, rate (loads the model if needed). All indexes at a glance: get_index_status.',
+  description: 'The semantic index in detail: model, backend, notes embedded, pending, failed, rate. All indexes: get_index_status.',
   input: z.strictObject({}),
   output: z.object(statusOut),
   annotations: READ_ONLY,
@@ -329,14 +320,15 @@ export const buildEmbeddings = defineTool({
   name: 'build_embeddings',
   title: 'Build the embedding index',
   family: 'admin',
-  description: `Embed every new or changed note now; force=true drops all vectors and re-embeds every note (semantic search is incomplete meanwhile). Notes are not changed. Past ${JOB_SOFT_DEADLINE_MS / 1000} s it answers status "working": poll get_job_result(job_id); a second call joins the build.`,
+  description: `Embed new and changed notes now; force=true drops all vectors and re-embeds (semantic search incomplete meanwhile). Notes are not changed. Past ${JOB_SOFT_DEADLINE_MS / 1000} s: "working", poll get_job_result.`,
   input: z.strictObject({
-    force: z.boolean().default(false).describe('Drop all vectors and re-embed'),
+    force: z.boolean().default(false).describe('Drop and rebuild'),
   }),
   output: z.object({
     status: z.enum(['done', 'working']).describe('working: poll get_job_result'),
     ...workingFields,
-    ...statusOut,
+    ...buildOut,
+    hint: hintOut,
   }),
   // It changes server state, not notes; force=true throws the vectors away: not read-only, destructive.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -360,7 +352,7 @@ export const buildEmbeddings = defineTool({
       return { structured: { status: 'done', ...statusOf(s) }, text: `done: ${statusText(s)}` };
     }, {
       share: args.force ? 'build_embeddings:force' : 'build_embeddings',
-      working: (w) => { const s = svc.status(); return { structured: { ...w, ...statusOf(s), status: 'working' }, text: `${w.message}\n${statusText(s)}` }; },
+      working: (w) => { const s = svc.status(); return { structured: { ...w, ...statusOf(s), status: 'working' }, text: `${w.hint}\n${statusText(s)}` }; },
     });
   },
 });

@@ -5,7 +5,7 @@ import { defineTool, READ_ONLY } from '../tool.js';
 import { pageAfter } from '../../core/cursor.js';
 import { refuse } from '../../core/errors.js';
 import { inFolder } from '../../core/paths.js';
-import { answer, compact, cursorField, hintOut, moreHint, nextCursorOut, pathOut, staleOut, waitInput } from './results.js';
+import { answer, compact, cursorField, hintOut, moreHint, nextCursorOut, pathOut, waitInput } from './results.js';
 import { tagMatches } from '../../core/tasks.js';
 import { taskService } from '../../graph/access.js';
 import type { TaskRow } from '../../tasks/service.js';
@@ -25,43 +25,34 @@ export const listTasks = defineTool({
   title: 'List tasks',
   family: 'read',
   description:
-    'Tasks (- [ ] checkboxes) in the vault or a folder, by due date (undated last), then path and line, with Tasks-plugin fields (📅 due, ⏳ scheduled, 🛫 start, ✅ done, ❌ cancelled, ➕ created, priority, 🔁) and Dataview [key:: value] fields. ' +
-    'To change a task, edit its line with edit_note.',
+    'Tasks (- [ ] checkboxes) by due date, then path and line, with Tasks-plugin dates, priority, recurrence and Dataview fields. Change one: edit_note.',
   input: z.strictObject({
     folder: folderFilter,
-    status: z.string().default('open').describe('open, done, cancelled, in_progress, any, or a status character (">")'),
-    due_by: z.string().optional().describe('Due on or before (YYYY-MM-DD)'),
-    scheduled_by: z.string().optional().describe('Scheduled on or before (YYYY-MM-DD)'),
-    tags: z.array(z.string()).optional().describe('Tasks with all these tags on their line'),
+    status: z.string().default('open').describe('open, done, cancelled, in_progress, any, or a character'),
+    due_by: z.string().optional().describe('Due by (YYYY-MM-DD)'),
+    scheduled_by: z.string().optional().describe('Scheduled by'),
+    tags: z.array(z.string()).optional().describe('With all these tags'),
     limit: z.number().int().min(1).max(500).default(50).describe('Rows per page'),
     cursor: pageCursor,
     wait_for_pending_writes: waitInput,
   }),
   output: z.object({
     total: z.number().int().describe('Tasks matching'),
-    notes_with_tasks: z.number().int().describe('Notes holding any task'),
     tasks: z.array(z.object({
       path: pathOut,
-      line: z.number().int().describe('1-based line'),
-      text: z.string().describe('Task text, fields removed'),
-      status: z.string().optional().describe('done, cancelled, in_progress or the character; absent = open'),
-      heading_path: z.array(z.string()).optional().describe('Headings above it'),
-      due: z.string().optional().describe('YYYY-MM-DD'),
-      scheduled: z.string().optional().describe('YYYY-MM-DD'),
-      start: z.string().optional().describe('YYYY-MM-DD'),
-      done: z.string().optional().describe('YYYY-MM-DD'),
-      cancelled: z.string().optional().describe('YYYY-MM-DD'),
-      created: z.string().optional().describe('YYYY-MM-DD'),
-      priority: z.enum(['highest', 'high', 'medium', 'low', 'lowest']).optional().describe('Tasks-plugin priority'),
-      recurrence: z.string().optional().describe('🔁 rule'),
-      tags: z.array(z.string()).optional().describe('Tags on the line'),
-      fields: z.record(z.string(), z.string()).optional().describe('Dataview inline fields'),
-      parent_line: z.number().int().optional().describe('Line of the parent task'),
-      block_id: z.string().optional().describe('^block id'),
-    })),
+      line: z.number().int().describe('Line'),
+      text: z.string().describe('Text'),
+      status: z.string().optional().describe('Absent: open'),
+      heading_path: z.array(z.string()).optional().describe('Headings above'),
+      due: z.string().optional().describe('Due date'),
+      dates: z.record(z.string(), z.string()).optional().describe('scheduled, start, done, cancelled, created'),
+      priority: z.enum(['highest', 'high', 'medium', 'low', 'lowest']).optional().describe('Priority'),
+      recurrence: z.string().optional().describe('Repeats'),
+      tags: z.array(z.string()).optional().describe('Tags'),
+      fields: z.record(z.string(), z.string()).optional().describe('Dataview fields'),
+    })).describe('Tasks'),
     next_cursor: nextCursorOut,
     hint: hintOut,
-    ...staleOut,
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
@@ -94,20 +85,22 @@ export const listTasks = defineTool({
     const { page: kp, next_cursor } = pageAfter(keyed, (x) => x.k, args.limit, 'list_tasks', args.cursor);
     const page = kp.map((x) => x.t);
     const pending = svc.pending();
-    const tasks = page.map((t) => compact({
-      path: t.path, line: t.line, text: t.text, status: t.status === 'open' ? undefined : t.status, heading_path: t.heading_path,
-      due: t.due, scheduled: t.scheduled, start: t.start, done: t.done, cancelled: t.cancelled, created: t.created, priority: t.priority,
-      recurrence: t.recurrence, tags: t.tags, fields: Object.keys(t.fields).length ? t.fields : undefined, parent_line: t.parent_line, block_id: t.block_id,
-    }));
-    const stale = pending > 0 ? { index_stale: true as const, pending } : {};
+    const tasks = page.map((t) => {
+      const dates = compact({ scheduled: t.scheduled, start: t.start, done: t.done, cancelled: t.cancelled, created: t.created });
+      return compact({
+        path: t.path, line: t.line, text: t.text, status: t.status === 'open' ? undefined : t.status, heading_path: t.heading_path,
+        due: t.due, dates: Object.keys(dates).length ? dates as Record<string, string> : undefined, priority: t.priority,
+        recurrence: t.recurrence, tags: t.tags, fields: Object.keys(t.fields).length ? t.fields : undefined,
+      });
+    });
     const head = `${rows.length} task${rows.length === 1 ? '' : 's'} (${status === 'any' ? 'any status' : status})`;
     const text = [head, ...page.map((t) => `- [${t.status_char}] ${t.text}${t.due ? `  (due ${t.due})` : ''}  ${t.path}:${t.line}`)].join('\n');
     return {
-      ...answer({ total: rows.length, notes_with_tasks: visibleWithTasks.size, tasks, ...cursorField(next_cursor), ...stale }, text, [
+      ...answer({ total: rows.length, tasks, ...cursorField(next_cursor) }, `${text}\n${visibleWithTasks.size} notes hold tasks.`, [
         moreHint(tasks.length, rows.length, next_cursor),
         pending > 0 && (args.wait_for_pending_writes && !settled
-          ? `Still ${pending} notes not scanned for tasks after waiting 10 s: the list may be incomplete; call again shortly.`
-          : `${pending} notes are not yet scanned for tasks: the list may be incomplete; pass wait_for_pending_writes=true for a complete one.`),
+          ? `Index still building: ${pending} notes not scanned for tasks after waiting 10 s, so the list may be incomplete; call again shortly.`
+          : `Index still building: ${pending} notes not scanned for tasks yet, so the list may be incomplete; pass wait_for_pending_writes=true for a complete one.`),
       ]),
       meta: { index_stale: pending > 0, ...(args.wait_for_pending_writes && !settled ? { wait_timed_out: true } : {}) },
     };

@@ -8,7 +8,7 @@ import { indexStatuses } from '../../services/indexReport.js';
 import { freshness, viewOf } from '../../graph/access.js';
 import { mostLinked } from './graph/structure.js';
 import { OBSIDIAN_PRIMER } from './primer.js';
-import { answer, compact, hintOut, hostStaleness, pathOut, staleOut } from './results.js';
+import { answer, compact, hintOut, hostStaleness, pathOut } from './results.js';
 
 interface FolderRow { path: string; notes: number; notes_total?: number; files?: number }
 
@@ -30,16 +30,16 @@ export const listFolders = defineTool({
   name: 'list_folders',
   title: 'List folders',
   family: 'read',
-  description: 'Every folder with how many notes and other files it holds. Learn the layout before filing a note; its notes: list_notes(folder=…).',
+  description: 'Every folder with its note and file counts: the layout, before filing a note.',
   input: z.strictObject({}),
   output: z.object({
-    root_notes: z.number().int().describe('Notes at the vault root'),
+    root_notes: z.number().int().describe('Notes at the root'),
     folders: z.array(z.object({
       path: pathOut,
-      notes: z.number().int().describe('Notes directly inside'),
-      notes_total: z.number().int().optional().describe('With sub-folders, when more'),
-      files: z.number().int().optional().describe('Other files directly inside'),
-    })),
+      notes: z.number().int().describe('Notes in it'),
+      notes_total: z.number().int().optional().describe('With sub-folders'),
+      files: z.number().int().optional().describe('Other files'),
+    })).describe('Folders'),
   }),
   annotations: READ_ONLY,
   async handler(_args, ctx) {
@@ -64,28 +64,27 @@ function tagCounts(ctx: ToolContext): { tag: string; count: number }[] {
   return [...counts.values()].sort((a, b) => b.count - a.count || a.tag.localeCompare(b.tag));
 }
 
-const tagRow = z.object({ tag: z.string().describe('With "#"'), count: z.number().int().describe('Notes carrying it') });
+const tagRow = z.object({ tag: z.string().describe('Tag'), count: z.number().int().describe('Notes') });
 
 export const getTags = defineTool({
   name: 'get_tags',
   title: 'List tags',
   family: 'read',
-  description: 'The vault\'s tags (frontmatter and inline) with how many notes carry each, most used first: reuse them rather than invent new ones. Notes with a tag: keyword_search(tags=[…]).',
+  description: 'The vault\'s tags with how many notes carry each, most used first: reuse them.',
   input: z.strictObject({
-    limit: z.number().int().min(1).max(1000).default(50).describe('How many tags'),
+    limit: z.number().int().min(1).max(1000).default(50).describe('How many'),
   }),
   output: z.object({
     total_tags: z.number().int().describe('Distinct tags'),
-    tags: z.array(tagRow),
+    tags: z.array(tagRow).describe('Most used first'),
     hint: hintOut,
-    ...staleOut,
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const all = tagCounts(ctx);
     const tags = all.slice(0, args.limit);
     const stale = hostStaleness(ctx);
-    return answer({ total_tags: all.length, tags, ...stale.fields }, tags.map((t) => `${t.tag} ${t.count}`).join('\n') || 'No tags.', [stale.hint]);
+    return answer({ total_tags: all.length, tags }, tags.map((t) => `${t.tag} ${t.count}`).join('\n') || 'No tags.', [stale.hint]);
   },
 });
 
@@ -94,7 +93,7 @@ const DIGEST = { folders: 12, hubs: 8, tags: 10 };
 
 /** The vault at a glance: top folders, hubs, tags, template folders and the change-feed cursor. */
 async function digest(ctx: ToolContext) {
-  const { rows, rootNotes } = folderRows(ctx);
+  const { rows } = folderRows(ctx);
   const root = ctx.vault.root;
   const depth = root ? root.split('/').length + 1 : 1;
   const top = rows.filter((r) => r.path.split('/').length === depth).map((r) => ({ path: r.path, notes: r.notes_total ?? r.notes }))
@@ -104,12 +103,12 @@ async function digest(ctx: ToolContext) {
   const templates = rows.filter((r) => /templates?\b/i.test(basename(r.path))).map((r) => r.path);
   const feed = ctx.deps.services.changes;
   if (feed) await feed.settle();
+  const asRecord = (rows: [string, number][]) => (rows.length ? Object.fromEntries(rows) : undefined);
   return compact({
     notes: ctx.vault.notes().length,
-    root_notes: rootNotes,
-    folders: top,
-    most_linked: hubs,
-    tags: tagCounts(ctx).slice(0, DIGEST.tags),
+    folders: asRecord(top.map((f) => [f.path, f.notes])),
+    most_linked: asRecord(hubs.map((h) => [h.path, h.backlinks])),
+    tags: asRecord(tagCounts(ctx).slice(0, DIGEST.tags).map((t) => [t.tag, t.count])),
     template_folders: templates,
     changes_cursor: feed ? `ev:${feed.head()}` : undefined,
   });
@@ -119,36 +118,34 @@ export const getVaultGuide = defineTool({
   name: 'get_vault_guide',
   title: 'Vault guide',
   family: 'read',
-  description: 'Call first: an Obsidian markdown primer, the vault\'s own agent guide (CLAUDE.md / AGENTS.md at its root), and a digest: top folders, most-linked notes, top tags, template folders, and the cursor to pass to get_changes later. Folder rules: get_conventions.',
+  description: 'Call first: Obsidian syntax primer, the vault\'s own agent guide (CLAUDE.md/AGENTS.md), and a digest: top folders, most-linked notes, top tags, template folders, the get_changes cursor.',
   input: z.strictObject({}),
   output: z.object({
-    vault: z.string().describe('Vault name'),
-    primer: z.string().describe('Obsidian syntax and safe editing'),
-    guide_path: z.string().optional().describe('The vault\'s agent guide'),
+    primer: z.string().describe('Syntax, safe edits'),
+    guide_path: z.string().optional().describe('Agent guide'),
     guide: z.string().optional().describe('Its text'),
-    guide_truncated: z.boolean().optional().describe('Guide cut at the read cap'),
     digest: z.object({
       notes: z.number().int().describe('Notes'),
-      root_notes: z.number().int().describe('Notes at the root'),
-      folders: z.array(z.object({ path: pathOut, notes: z.number().int().describe('Notes, sub-folders included') })).optional().describe('Top folders, largest first'),
-      most_linked: z.array(z.object({ path: pathOut, backlinks: z.number().int().describe('Linking notes') })).optional().describe('Hub notes'),
-      tags: z.array(tagRow).optional().describe('Most used tags'),
-      template_folders: z.array(z.string()).optional().describe('Folders of templates'),
-      changes_cursor: z.string().optional().describe('Pass as get_changes(since=…) later'),
-    }).describe('The vault at a glance'),
+      folders: z.record(z.string(), z.number()).optional().describe('Top folders → notes'),
+      most_linked: z.record(z.string(), z.number()).optional().describe('Hub notes → linking notes'),
+      tags: z.record(z.string(), z.number()).optional().describe('Top tags → notes'),
+      template_folders: z.array(z.string()).optional().describe('Templates'),
+      changes_cursor: z.string().optional().describe('For get_changes later'),
+    }).describe('At a glance'),
     hint: hintOut,
-    ...staleOut,
   }),
   annotations: READ_ONLY,
   async handler(_args, ctx) {
     const root = ctx.caller.root;
-    let guide: { guide_path: string; guide: string; guide_truncated?: true } | null = null;
+    let guide: { guide_path: string; guide: string } | null = null;
+    let cut = false;
     for (const name of GUIDE_FILES) {
       const st = ctx.vault.stat(root ? `${root}/${name}` : name);
       if (!st) continue;
       const text = await ctx.deps.host.readText(st.path);
       const cap = ctx.deps.settings().readCapChars;
-      guide = { guide_path: st.path, guide: text.slice(0, cap), ...(text.length > cap ? { guide_truncated: true as const } : {}) };
+      guide = { guide_path: st.path, guide: text.slice(0, cap) };
+      cut = text.length > cap;
       break;
     }
     const d = await digest(ctx);
@@ -157,23 +154,23 @@ export const getVaultGuide = defineTool({
       OBSIDIAN_PRIMER, '',
       guide ? `## This vault's guide (${guide.guide_path})\n\n${guide.guide}` : '## This vault has no CLAUDE.md or AGENTS.md at its root.', '',
       `## Digest: ${d.notes} notes`,
-      ...(d.folders ? [`folders: ${d.folders.map((f) => `${f.path} (${f.notes})`).join(', ')}`] : []),
-      ...(d.most_linked ? [`most linked: ${d.most_linked.map((h) => `${h.path} (${h.backlinks})`).join(', ')}`] : []),
-      ...(d.tags ? [`tags: ${d.tags.map((t) => `${t.tag} (${t.count})`).join(', ')}`] : []),
+      ...(d.folders ? [`folders: ${Object.entries(d.folders).map(([p, n]) => `${p} (${n})`).join(', ')}`] : []),
+      ...(d.most_linked ? [`most linked: ${Object.entries(d.most_linked).map(([p, n]) => `${p} (${n})`).join(', ')}`] : []),
+      ...(d.tags ? [`tags: ${Object.entries(d.tags).map(([t, n]) => `${t} (${n})`).join(', ')}`] : []),
       ...(d.template_folders ? [`templates: ${d.template_folders.join(', ')}`] : []),
       ...(d.changes_cursor ? [`changes cursor: ${d.changes_cursor}`] : []),
     ];
-    return answer({ vault: ctx.deps.host.name, primer: OBSIDIAN_PRIMER, ...(guide ?? {}), digest: d, ...stale.fields }, lines.join('\n'), [
-      guide?.guide_truncated && `The guide is cut at the read cap; read the rest with read_note(path="${guide.guide_path}", offset=…).`,
+    return answer({ primer: OBSIDIAN_PRIMER, ...(guide ?? {}), digest: d }, lines.join('\n'), [
+      cut && guide && `The guide is cut at the read cap; read the rest with read_note(path="${guide.guide_path}", offset=…).`,
       stale.hint,
     ]);
   },
 });
 
 const indexRow = z.object({
-  name: z.string().describe('metadata, keyword or semantic'),
-  state: z.string().describe('ready, building, loading, unavailable or disabled'),
-  indexed: z.number().int().describe('Notes indexed'),
+  name: z.string().describe('Index'),
+  state: z.string().describe('ready, building…'),
+  indexed: z.number().int().describe('Notes in it'),
   pending: z.number().int().describe('Notes waiting'),
 });
 
@@ -181,23 +178,18 @@ export const stats = defineTool({
   name: 'stats',
   title: 'Vault statistics',
   family: 'read',
-  description: 'Counts of notes, files and folders, total size, what your key may do, and each index\'s state. Index detail: get_index_status; the semantic index: embeddings_status; layout: list_folders.',
+  description: 'Counts of notes, files, folders and bytes, what your key may do, index states. Index detail: get_index_status; semantic index: embeddings_status.',
   input: z.strictObject({}),
   output: z.object({
-    vault: z.string().describe('Vault name'),
-    host: z.enum(['node', 'obsidian']).describe('Headless or inside Obsidian'),
+    vault: z.string().describe('Name'),
     version: z.string().describe('Server version'),
-    notes: z.number().int().describe('Markdown notes'),
+    notes: z.number().int().describe('Notes'),
     attachments: z.number().int().describe('Other files'),
     folders: z.number().int().describe('Folders'),
-    total_bytes: z.number().int().describe('Size of all files'),
-    capabilities: z.object({
-      writes: z.boolean().describe('Write tools available'),
-      read_only_mode: z.boolean().describe('Owner switched writes off'),
-      families: z.array(z.string()).describe('Tool families on'),
-      tools: z.number().int().describe('Tools available'),
-    }).describe('What your key may do'),
-    indexes: z.array(indexRow),
+    total_bytes: z.number().int().describe('Size'),
+    writes: z.boolean().describe('Your key may write'),
+    families: z.array(z.string()).describe('Tool families on'),
+    indexes: z.record(z.string(), z.string()).describe('Index → "state, N indexed, M pending"'),
   }),
   annotations: READ_ONLY,
   async handler(_args, ctx) {
@@ -209,10 +201,10 @@ export const stats = defineTool({
       vault: ctx.deps.host.name, host: ctx.deps.host.kind, version: ctx.deps.version,
       notes, attachments: files.length - notes, folders: ctx.vault.folders().length,
       total_bytes: files.reduce((a, f) => a + f.size, 0),
-      capabilities: { writes: tools.some((t) => !t.annotations.readOnlyHint && t.family !== 'admin'), read_only_mode: ctx.deps.settings().readOnly, families, tools: tools.length },
-      indexes: indexStatuses(ctx.deps, ctx.vault).map(({ name, state, indexed, pending }) => ({ name, state, indexed, pending })),
+      writes: tools.some((t) => !t.annotations.readOnlyHint && t.family !== 'admin'), families,
+      indexes: Object.fromEntries(indexStatuses(ctx.deps, ctx.vault).map(({ name, state, indexed, pending }) => [name, `${state}, ${indexed} indexed, ${pending} pending`])),
     };
-    return { structured: out, text: `${out.notes} notes, ${out.attachments} attachments, ${out.folders} folders; ${out.capabilities.tools} tools (${families.join(', ')}); writes ${out.capabilities.writes ? 'allowed' : 'not allowed'}` };
+    return { structured: out, text: `${out.notes} notes, ${out.attachments} attachments, ${out.folders} folders; ${tools.length} tools (${families.join(', ')}); writes ${out.writes ? 'allowed' : 'not allowed'}` };
   },
 });
 
@@ -220,10 +212,10 @@ export const getIndexStatus = defineTool({
   name: 'get_index_status',
   title: 'Index status',
   family: 'read',
-  description: 'Each index (metadata, keyword, semantic when present): state, notes indexed, pending and skipped. Check it when results look incomplete; the semantic index in detail: embeddings_status.',
+  description: 'Each index (metadata, keyword, semantic): state, notes indexed, pending, skipped. When results look incomplete. Semantic detail: embeddings_status.',
   input: z.strictObject({}),
   output: z.object({
-    indexes: z.array(indexRow.extend({ skipped: z.number().int().optional().describe('Notes left out'), detail: z.string().optional().describe('Why, or progress') })),
+    indexes: z.array(indexRow.extend({ skipped: z.number().int().optional().describe('Left out'), detail: z.string().optional().describe('Why') })).describe('Indexes'),
   }),
   annotations: READ_ONLY,
   async handler(_args, ctx) {

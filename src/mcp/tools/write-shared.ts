@@ -8,13 +8,9 @@ import { checkFresh, guarded, attributed, type OwnWrite } from '../../services/w
 import { conventionsFor, conventionsText } from '../../services/conventions.js';
 import { pathOut } from './results.js';
 
-export const HASH = 'content_hash you read; a changed note is refused (stale_precondition)';
+export const HASH = 'content_hash you read';
 
-export const conventionsOut = z.array(z.object({
-  path: pathOut,
-  content: z.string().optional().describe('Its rules; given once per session'),
-  truncated: z.boolean().optional().describe('Cut; read it with get_conventions'),
-})).optional().describe('_conventions.md that apply here, root first: check your change against them');
+export const conventionsOut = z.record(z.string(), z.string()).optional().describe('_conventions.md path → its rules (text once per session): check against them');
 
 /** Runs a write attributed to the caller's key in the change feed (recorded before, withdrawn on failure). */
 export function asCaller<T>(ctx: ToolContext, writes: OwnWrite[], fn: () => Promise<T>, wrote?: (r: T) => boolean): Promise<T> {
@@ -33,14 +29,14 @@ export function writableNotePath(ctx: ToolContext, raw: string, what = 'path'): 
 const shown = new WeakMap<Caller, Set<string>>();
 
 /** The conventions that apply to `folder`, with each file's text only the first time this session sees it. */
-export async function conventionsEcho(ctx: ToolContext, folder: string): Promise<{ conventions?: { path: string; content?: string; truncated?: boolean }[]; text: string }> {
+export async function conventionsEcho(ctx: ToolContext, folder: string): Promise<{ conventions?: Record<string, string>; text: string }> {
   const list = await conventionsFor(ctx.vault, folder);
   if (!list.length) return { text: '' };
   let seen = shown.get(ctx.caller);
   if (!seen) { seen = new Set(); shown.set(ctx.caller, seen); }
   const fresh = list.filter((c) => !seen.has(c.content_hash));
   for (const c of fresh) seen.add(c.content_hash);
-  const rows = list.map((c) => (fresh.includes(c) ? { path: c.path, content: c.content, ...(c.truncated ? { truncated: true } : {}) } : { path: c.path }));
+  const rows = Object.fromEntries(list.map((c) => [c.path, fresh.includes(c) ? c.content : '(shown earlier in this session)']));
   return { conventions: rows, text: conventionsText(fresh) };
 }
 
@@ -59,6 +55,6 @@ export async function deleteAny(ctx: ToolContext, path: string, permanent: boole
 
 export const deleteOut = z.object({
   path: pathOut,
-  trashed_to: z.string().optional().describe('Where it went; absent = deleted for good'),
-  previous_hash: z.string().describe('Hash of what was deleted'),
+  trashed_to: z.string().optional().describe('Where it went'),
+  previous_hash: z.string().describe('Hash deleted'),
 });

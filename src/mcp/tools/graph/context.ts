@@ -5,9 +5,10 @@ import { defineTool, READ_ONLY, type ToolContext } from '../../tool.js';
 import { isoUtc } from '../../../core/time.js';
 import { dirname } from '../../../core/paths.js';
 import { readSnapshot } from '../../../services/noteText.js';
+import { sectionLabel } from '../../../core/markdown/sections.js';
 import { conventionsFor } from '../../../services/conventions.js';
 import { freshness, taskService, viewOf } from '../../../graph/access.js';
-import { answer, compact, hintOut, hostStaleness, pathOut, staleOut, waitInput } from '../results.js';
+import { answer, compact, hintOut, hostStaleness, pathOut, waitInput } from '../results.js';
 import { clearTimeout, setTimeout } from 'node:timers';
 
 const RELATED_TIMEOUT_MS = 5000;
@@ -36,38 +37,30 @@ async function relatedNotes(ctx: ToolContext, path: string): Promise<{ related: 
   }
 }
 
-const counted = z.object({ path: pathOut, count: z.number().int().describe('Links') });
-
 export const getContext = defineTool({
   name: 'get_context',
-  title: 'Context dossier of a note',
+  title: 'Note context',
   family: 'graph',
-  description:
-    'Everything around one note in one call: frontmatter, tags, times, content_hash, outline, open tasks, backlinks, outgoing links, folder peers, applicable _conventions.md, related notes (semantic). ' +
-    'Use before changing a note you have not seen; the body: read_note.',
+  description: 'Everything around a note in one call: properties, times, hash, outline, open tasks, backlinks, links, folder peers, its _conventions.md, related notes. The body: read_note.',
   input: z.strictObject({
     path: z.string().describe('Note path or name'),
     wait_for_pending_writes: waitInput,
   }),
   output: z.object({
     path: pathOut,
-    frontmatter: z.record(z.string(), z.unknown()).optional().describe('Properties (JSON view)'),
-    tags: z.array(z.string()).optional().describe('Tags with "#"'),
-    aliases: z.array(z.string()).optional().describe('Other names'),
-    modified: z.string().describe('ISO 8601 UTC'),
-    created: z.string().describe('ISO 8601 UTC'),
-    size: z.number().int().describe('Bytes'),
-    content_hash: z.string().describe('Pass as expected_hash to edit'),
-    outline: z.array(z.object({ ordinal: z.string().describe('read_note section'), depth: z.number().int().describe('Level'), text: z.string().describe('Heading') })).optional().describe('Headings'),
-    open_tasks: z.number().int().describe('Tasks not done or cancelled'),
-    backlinks: z.object({ total: z.number().int().describe('Linking notes'), notes: z.array(counted).describe(`Top ${BACKLINKS}`) }).describe('Notes linking here'),
-    outlinks: z.object({ total: z.number().int().describe('Distinct targets'), dangling: z.number().int().describe('Targets missing'), links: z.array(z.object({ path: z.string().describe('Target path, or the link as written when dangling'), count: z.number().int().describe('Links'), dangling: z.boolean().optional().describe('Opens no file') })).describe(`First ${OUTLINKS}`) }).describe('Links out'),
-    folder_peers: z.object({ total: z.number().int().describe('Other notes in the folder'), notes: z.array(z.string()).describe(`Newest ${PEERS} paths`) }).describe('Same folder'),
-    conventions: z.array(z.object({ path: pathOut, content: z.string().describe('Rules text'), truncated: z.boolean().optional().describe('Cut') })).optional().describe('_conventions.md that apply, root first'),
-    related: z.array(z.object({ path: pathOut, similarity: z.number().describe('Cosine') })).optional().describe('Semantically close notes'),
-    related_note: z.string().optional().describe('Why related is absent'),
+    frontmatter: z.record(z.string(), z.unknown()).optional().describe('Properties'),
+    tags: z.array(z.string()).optional().describe('Tags'),
+    modified: z.string().describe('UTC'),
+    content_hash: z.string().describe('For expected_hash'),
+    outline: z.array(z.string()).optional().describe('Sections'),
+    open_tasks: z.number().int().describe('Open tasks'),
+    backlinks: z.array(z.string()).optional().describe(`Linking notes (top ${BACKLINKS})`),
+    backlinks_total: z.number().int().describe('Linking notes'),
+    links: z.array(z.string()).optional().describe(`Notes it links (${OUTLINKS})`),
+    folder_peers: z.array(z.string()).optional().describe(`Newest ${PEERS} in its folder`),
+    conventions: z.record(z.string(), z.string()).optional().describe('_conventions.md path → rules'),
+    related: z.array(z.string()).optional().describe('Close in meaning'),
     hint: hintOut,
-    ...staleOut,
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
@@ -77,16 +70,14 @@ export const getContext = defineTool({
     const view = viewOf(ctx);
     const folder = dirname(st.path);
     const back = view.backlinks(st.path).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-    const grouped = new Map<string, { path: string; count: number; dangling?: boolean }>();
+    const targets = new Set<string>();
+    const dangling = new Set<string>();
     for (const r of view.refs(st.path)) {
       if (r.target === st.path) continue;
-      const k = r.target ?? `?${r.link.split('#')[0]}`;
-      const g = grouped.get(k);
-      if (g) g.count++; else grouped.set(k, r.target ? { path: r.target, count: 1 } : { path: r.link.split('#')[0], count: 1, dangling: true });
+      if (r.target) targets.add(r.target); else dangling.add(r.link.split('#')[0]);
     }
-    const outs = [...grouped.values()];
     const peers = ctx.vault.notes(folder).filter((f) => dirname(f.path) === folder && f.path !== st.path).sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : 1));
-    const conv = (await conventionsFor(ctx.vault, folder, 4000)).filter((c) => c.path !== st.path).map((c) => ({ path: c.path, content: c.content, ...(c.truncated ? { truncated: true } : {}) }));
+    const conv = (await conventionsFor(ctx.vault, folder, 4000)).filter((c) => c.path !== st.path).map((c) => ({ path: c.path, content: c.content }));
     const tasks = taskService(ctx);
     await tasks.settle(0);
     const openTasks = tasks.ofNote(st.path).filter((t) => t.status !== 'done' && t.status !== 'cancelled').length;
@@ -95,30 +86,32 @@ export const getContext = defineTool({
     const out = compact({
       path: st.path,
       frontmatter: snap.frontmatter && Object.keys(snap.frontmatter).length ? snap.frontmatter : undefined,
-      tags: snap.tags, aliases: snap.aliases,
-      modified: isoUtc(st.mtime), created: isoUtc(st.ctime), size: st.size, content_hash: snap.hash,
-      outline: snap.outline.map((e) => ({ ordinal: e.ordinal, depth: e.depth, text: e.text })),
+      tags: snap.tags,
+      modified: isoUtc(st.mtime), content_hash: snap.hash,
+      outline: snap.outline.map(sectionLabel),
       open_tasks: openTasks,
-      backlinks: { total: back.length, notes: back.slice(0, BACKLINKS).map(([p, c]) => ({ path: p, count: c })) },
-      outlinks: { total: outs.length, dangling: outs.filter((o) => o.dangling).length, links: outs.slice(0, OUTLINKS) },
-      folder_peers: { total: peers.length, notes: peers.slice(0, PEERS).map((f) => f.path) },
-      conventions: conv,
-      related: rel.related,
-      related_note: rel.note,
-      ...stale.fields,
+      backlinks: back.slice(0, BACKLINKS).map(([p]) => p), backlinks_total: back.length,
+      links: [...targets].slice(0, OUTLINKS),
+      folder_peers: peers.slice(0, PEERS).map((f) => f.path),
+      conventions: conv.length ? Object.fromEntries(conv.map((c) => [c.path, c.content])) : undefined,
+      related: rel.related?.map((r) => r.path),
     });
     const lines = [
       `# ${st.path}`, `modified: ${out.modified}`, `content_hash: ${out.content_hash}`,
       ...(snap.tags.length ? [`tags: ${snap.tags.join(' ')}`] : []),
       ...(snap.aliases.length ? [`aliases: ${snap.aliases.join(', ')}`] : []),
-      ...(snap.outline.length ? [`outline: ${snap.outline.map((o) => `${o.ordinal} ${o.text}`).join('; ')}`] : []),
+      ...(snap.outline.length ? [`outline: ${snap.outline.map(sectionLabel).join('; ')}`] : []),
       `open tasks: ${openTasks}`,
-      `backlinks (${back.length}): ${out.backlinks.notes.map((b) => b.path).join(', ') || 'none'}`,
-      `links (${outs.length}): ${out.outlinks.links.map((l) => (l.dangling ? `${l.path} (dangling)` : l.path)).join(', ') || 'none'}`,
-      `folder peers (${peers.length}): ${out.folder_peers.notes.join(', ') || 'none'}`,
+      `backlinks (${back.length}): ${back.slice(0, BACKLINKS).map(([p]) => p).join(', ') || 'none'}`,
+      `links (${targets.size}): ${[...targets].slice(0, OUTLINKS).join(', ') || 'none'}${dangling.size ? `; dangling: ${[...dangling].join(', ')}` : ''}`,
+      `folder peers (${peers.length}): ${peers.slice(0, PEERS).map((f) => f.path).join(', ') || 'none'}`,
       ...(conv.length ? conv.map((c) => `--- conventions ${c.path}\n${c.content.trimEnd()}`) : ['conventions: none']),
-      rel.related ? `related: ${rel.related.map((r) => `${r.path} (${r.similarity})`).join(', ') || 'none'}` : `related: unavailable (${rel.note})`,
+      ...(rel.related ? [`related: ${rel.related.map((r) => `${r.path} (${r.similarity})`).join(', ') || 'none'}`] : []),
     ];
-    return { ...answer(out, lines.join('\n'), [stale.hint]), meta };
+    return { ...answer(out, lines.join('\n'), [
+      dangling.size > 0 && `${dangling.size} link(s) open no note (${[...dangling].slice(0, 5).join(', ')}); see get_links.`,
+      rel.note && `No related notes: ${rel.note}.`,
+      stale.hint,
+    ]), meta };
   },
 });

@@ -5,37 +5,33 @@ import { folderFilter } from '../args.js';
 import { defineTool, READ_ONLY } from '../../tool.js';
 import { freshness, requireTarget, viewOf } from '../../../graph/access.js';
 import type { LinkRef } from '../../../graph/service.js';
-import { answer, cursorField, hintOut, hostStaleness, moreHint, nextCursorOut, pathOut, staleOut, waitInput } from '../results.js';
+import { answer, cursorField, hintOut, hostStaleness, moreHint, nextCursorOut, pathOut, waitInput } from '../results.js';
 import { byPath, kindField, lineAround, linesOf, linkKindOut, pad, pageInput, pageOf } from './shared.js';
 
-const lineOut = z.number().int().optional().describe('1-based line; absent for a frontmatter link');
-const propertyOut = z.string().optional().describe('Frontmatter key of a frontmatter link');
+const lineOut = z.number().int().optional().describe('Line');
+const propertyOut = z.string().optional().describe('Frontmatter key');
 
 export const getBacklinks = defineTool({
   name: 'get_backlinks',
   title: 'Backlinks of a note',
   family: 'graph',
-  description:
-    'Notes linking to a note or file, most links first, each with its link count and the lines holding its first links. ' +
-    'max_links_per_note=0 gives counts only. Outgoing links: get_links.',
+  description: 'Notes linking to a note or file, most links first, with their first linking lines; max_links_per_note=0: counts only.',
   input: z.strictObject({
     path: z.string().describe('Note path or name'),
-    max_links_per_note: z.number().int().min(0).max(50).default(2).describe('Lines shown per linking note; 0 = counts only'),
-    ...pageInput(200, 20, 'Linking notes per page'),
+    max_links_per_note: z.number().int().min(0).max(50).default(2).describe('Lines per note; 0 = counts'),
+    ...pageInput(200, 20, 'Notes per page'),
     wait_for_pending_writes: waitInput,
   }),
   output: z.object({
     path: pathOut,
-    total_notes: z.number().int().describe('Notes linking here'),
-    total_links: z.number().int().describe('Links in all'),
+    total_notes: z.number().int().describe('Linking notes'),
     backlinks: z.array(z.object({
       path: pathOut,
-      count: z.number().int().describe('Links from this note'),
-      links: z.array(z.object({ line: lineOut, property: propertyOut, text: z.string().describe('The line holding the link (or the link)') })).optional().describe('Its first links'),
-    })),
+      count: z.number().int().describe('Its links'),
+      links: z.array(z.string()).optional().describe('First ones: "L12: line text" or "[property] link"'),
+    })).describe('Linking notes, most links first'),
     next_cursor: nextCursorOut,
     hint: hintOut,
-    ...staleOut,
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
@@ -49,16 +45,16 @@ export const getBacklinks = defineTool({
       if (args.max_links_per_note === 0) { backlinks.push({ path: src, count }); continue; }
       const refs = view.refs(src).filter((r) => r.target === st.path).slice(0, args.max_links_per_note);
       const lines = refs.some((r) => r.line !== null) ? await linesOf(ctx, src) : [];
-      backlinks.push({ path: src, count, links: refs.map((r) => (r.line === null ? { property: r.key ?? '', text: r.link } : { line: r.line, text: lineAround(lines, r) })) });
+      backlinks.push({ path: src, count, links: refs.map((r) => (r.line === null ? `[${r.key ?? ''}] ${r.link}` : `L${r.line}: ${lineAround(lines, r)}`)) });
     }
     const total_links = sources.reduce((a, s) => a + s[1], 0);
     const stale = hostStaleness(ctx, args.wait_for_pending_writes ? !meta.wait_timed_out : undefined);
     const capped = args.max_links_per_note > 0 && page.some(([, c]) => c > args.max_links_per_note);
     const body = backlinks.length
-      ? [`${sources.length} note${sources.length === 1 ? '' : 's'} link to ${st.path} (${total_links} links)`, ...backlinks.flatMap((b) => [`- ${b.path} (${b.count})`, ...(b.links ?? []).map((l) => `    ${l.line === undefined ? `[${l.property}]` : `L${l.line}`}: ${l.text}`)])].join('\n')
+      ? [`${sources.length} note${sources.length === 1 ? '' : 's'} link to ${st.path} (${total_links} links)`, ...backlinks.flatMap((b) => [`- ${b.path} (${b.count})`, ...(b.links ?? []).map((l) => `    ${l}`)])].join('\n')
       : `No note links to ${st.path}.`;
     return {
-      ...answer({ path: st.path, total_notes: sources.length, total_links, backlinks, ...cursorField(next_cursor), ...stale.fields }, body, [
+      ...answer({ path: st.path, total_notes: sources.length, backlinks, ...cursorField(next_cursor) }, body, [
         moreHint(page.length, sources.length, next_cursor),
         capped && `Lines shown per note are capped at ${args.max_links_per_note} (max_links_per_note).`,
         stale.hint,
@@ -70,9 +66,9 @@ export const getBacklinks = defineTool({
 
 export const getLinks = defineTool({
   name: 'get_links',
-  title: 'Outgoing links of a note',
+  title: 'Links of a note',
   family: 'graph',
-  description: 'Every link in a note in document order (frontmatter first), resolved or dangling, with the path it opens. Notes linking here: get_backlinks.',
+  description: 'Every link in a note, in order (frontmatter first), with the path each opens.',
   input: z.strictObject({
     path: z.string().describe('Note path or name'),
     ...pageInput(1000, 200, 'Links per page'),
@@ -80,19 +76,17 @@ export const getLinks = defineTool({
   }),
   output: z.object({
     path: pathOut,
-    total: z.number().int().describe('Links in the note'),
-    dangling: z.number().int().describe('Links that open no file'),
+    total: z.number().int().describe('Links'),
     links: z.array(z.object({
-      link: z.string().describe('Target as written, without alias'),
-      target: z.string().optional().describe('Vault path it opens; absent = dangling'),
+      link: z.string().describe('As written'),
+      target: z.string().optional().describe('Path opened; absent: dangling'),
       kind: linkKindOut,
-      display: z.string().optional().describe('Alias text, when given'),
+      display: z.string().optional().describe('Alias text'),
       line: lineOut,
       property: propertyOut,
-    })),
+    })).describe('In order'),
     next_cursor: nextCursorOut,
     hint: hintOut,
-    ...staleOut,
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
@@ -106,7 +100,7 @@ export const getLinks = defineTool({
     const body = links.length
       ? [`${st.path}: ${refs.length} links (${dangling} dangling)`, ...links.map((l) => `- ${l.line === undefined ? `[${l.property}]` : `L${l.line}`} ${l.link}${l.target ? ` → ${l.target}` : '  (dangling)'}`)].join('\n')
       : `${st.path} has no links.`;
-    return { ...answer({ path: st.path, total: refs.length, dangling, links, ...cursorField(next_cursor), ...stale.fields }, body, [moreHint(page.length, refs.length, next_cursor), stale.hint]), meta };
+    return { ...answer({ path: st.path, total: refs.length, links, ...cursorField(next_cursor) }, body, [moreHint(page.length, refs.length, next_cursor), stale.hint]), meta };
   },
 });
 
@@ -121,22 +115,21 @@ export const getBrokenLinks = defineTool({
   name: 'get_broken_links',
   title: 'Broken links',
   family: 'graph',
-  description: 'Links that open no file, grouped by the note holding them (path order), with line and kind. Links to a missing heading do not count.',
+  description: 'Links that open no file, grouped by the note holding them.',
   input: z.strictObject({
     folder: folderFilter,
-    ...pageInput(500, 50, 'Broken links per page'),
+    ...pageInput(500, 50, 'Links per page'),
     wait_for_pending_writes: waitInput,
   }),
   output: z.object({
     total: z.number().int().describe('Broken links'),
-    notes: z.number().int().describe('Notes holding them'),
+    notes: z.number().int().describe('Notes with some'),
     broken: z.array(z.object({
       source: pathOut,
-      links: z.array(z.object({ link: z.string().describe('Target as written'), line: lineOut, property: propertyOut, kind: linkKindOut })),
-    })),
+      links: z.array(z.string()).describe('"L7: Target" or "[property] Target"'),
+    })).describe('By note'),
     next_cursor: nextCursorOut,
     hint: hintOut,
-    ...staleOut,
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
@@ -154,16 +147,16 @@ export const getBrokenLinks = defineTool({
       broken.forEach((r, i) => rows.push({ source: f.path, i, r }));
     }
     const { page, next_cursor } = pageOf(rows, (x) => `${x.source}\u0000${pad(x.i)}`, 'get_broken_links', args);
-    const broken: { source: string; links: { link: string; line?: number; property?: string; kind?: LinkRef['kind'] }[] }[] = [];
+    const broken: { source: string; links: string[] }[] = [];
     for (const { source, r } of page) {
       let g = broken[broken.length - 1];
       if (!g || g.source !== source) { g = { source, links: [] }; broken.push(g); }
-      g.links.push({ link: r.link, ...(r.line !== null ? { line: r.line } : { property: r.key ?? '' }), ...kindField(r) });
+      g.links.push(r.line !== null ? `L${r.line}: ${r.link}` : `[${r.key ?? ''}] ${r.link}`);
     }
     const stale = hostStaleness(ctx, args.wait_for_pending_writes ? !meta.wait_timed_out : undefined);
     const body = broken.length
-      ? [`${rows.length} broken link${rows.length === 1 ? '' : 's'} in ${notes} note${notes === 1 ? '' : 's'}`, ...broken.flatMap((g) => [g.source, ...g.links.map((l) => `  ${l.line === undefined ? `[${l.property}]` : `L${l.line}`} ${l.link}`)])].join('\n')
+      ? [`${rows.length} broken link${rows.length === 1 ? '' : 's'} in ${notes} note${notes === 1 ? '' : 's'}`, ...broken.flatMap((g) => [g.source, ...g.links.map((l) => `  ${l}`)])].join('\n')
       : 'No broken links.';
-    return { ...answer({ total: rows.length, notes, broken, ...cursorField(next_cursor), ...stale.fields }, body, [moreHint(page.length, rows.length, next_cursor), stale.hint]), meta };
+    return { ...answer({ total: rows.length, notes, broken, ...cursorField(next_cursor) }, body, [moreHint(page.length, rows.length, next_cursor), stale.hint]), meta };
   },
 });

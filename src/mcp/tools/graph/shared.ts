@@ -8,7 +8,7 @@ import type { LinkRef } from '../../../graph/service.js';
 
 export const KINDS = ['wikilink', 'embed', 'markdown', 'frontmatter'] as const;
 /** Output kind of a link, left out for the common wikilink. */
-export const linkKindOut = z.enum(KINDS).optional().describe('embed, markdown or frontmatter; absent = wikilink [[…]]');
+export const linkKindOut = z.enum(KINDS).optional().describe('Absent: wikilink');
 export const kindField = (r: LinkRef) => (r.kind === 'wikilink' ? {} : { kind: r.kind });
 
 /** The limit (bounds, default and wording differ per tool) and cursor arguments of a paged tool. */

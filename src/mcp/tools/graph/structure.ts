@@ -3,29 +3,27 @@
 import { z } from 'zod';
 import { folderFilter } from '../args.js';
 import { defineTool, READ_ONLY } from '../../tool.js';
-import { isoUtc } from '../../../core/time.js';
 import { isNotePath, inFolder } from '../../../core/paths.js';
 import { bfs } from '../../../graph/linkGraph.js';
 import { freshness, requireTarget, viewOf } from '../../../graph/access.js';
-import { answer, cursorField, hintOut, hostStaleness, moreHint, nextCursorOut, pathOut, staleOut, waitInput } from '../results.js';
+import { answer, cursorField, hintOut, hostStaleness, moreHint, nextCursorOut, pathOut, waitInput } from '../results.js';
 import { byPath, pageInput, pageOf } from './shared.js';
 
 export const findOrphans = defineTool({
   name: 'find_orphans',
   title: 'Orphan notes',
   family: 'graph',
-  description: 'Notes with no resolved link in or out (self-links do not count), by path: candidates to link in or retire.',
+  description: 'Notes with no link in or out.',
   input: z.strictObject({
     folder: folderFilter,
     ...pageInput(500, 50, 'Rows per page'),
     wait_for_pending_writes: waitInput,
   }),
   output: z.object({
-    total: z.number().int().describe('Orphan notes'),
-    orphans: z.array(z.object({ path: pathOut, modified: z.string().describe('ISO 8601 UTC'), size: z.number().int().describe('Bytes') })),
+    total: z.number().int().describe('Orphans'),
+    orphans: z.array(z.string()).describe('Their paths'),
     next_cursor: nextCursorOut,
     hint: hintOut,
-    ...staleOut,
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
@@ -34,10 +32,10 @@ export const findOrphans = defineTool({
     const view = viewOf(ctx);
     const rows = ctx.vault.notes(folder).filter((f) => view.backlinks(f.path).length === 0 && view.outlinks(f.path).length === 0).sort(byPath);
     const { page, next_cursor } = pageOf(rows, (f) => f.path, 'find_orphans', args);
-    const orphans = page.map((f) => ({ path: f.path, modified: isoUtc(f.mtime), size: f.size }));
+    const orphans = page.map((f) => f.path);
     const stale = hostStaleness(ctx, args.wait_for_pending_writes ? !meta.wait_timed_out : undefined);
-    const body = orphans.length ? [`${rows.length} orphan note${rows.length === 1 ? '' : 's'}`, ...orphans.map((o) => `- ${o.path}`)].join('\n') : 'No orphan notes.';
-    return { ...answer({ total: rows.length, orphans, ...cursorField(next_cursor), ...stale.fields }, body, [moreHint(page.length, rows.length, next_cursor), stale.hint]), meta };
+    const body = orphans.length ? [`${rows.length} orphan note${rows.length === 1 ? '' : 's'}`, ...orphans.map((o) => `- ${o}`)].join('\n') : 'No orphan notes.';
+    return { ...answer({ total: rows.length, orphans, ...cursorField(next_cursor) }, body, [moreHint(page.length, rows.length, next_cursor), stale.hint]), meta };
   },
 });
 
@@ -58,17 +56,16 @@ export const getMostLinked = defineTool({
   name: 'get_most_linked',
   title: 'Most linked notes',
   family: 'graph',
-  description: 'The notes (optionally files) most other notes link to: hubs worth reading first. Ranked by distinct linking notes, then links.',
+  description: 'The notes most other notes link to: hubs worth reading first.',
   input: z.strictObject({
     limit: z.number().int().min(1).max(200).default(10).describe('How many'),
-    folder: z.string().optional().describe('Only targets in this folder and below'),
-    include_attachments: z.boolean().default(false).describe('Also rank non-note files'),
+    folder: z.string().optional().describe('Targets in this folder'),
+    include_attachments: z.boolean().default(false).describe('Rank files too'),
     wait_for_pending_writes: waitInput,
   }),
   output: z.object({
-    notes: z.array(z.object({ path: pathOut, backlinks: z.number().int().describe('Distinct notes linking here'), links: z.number().int().describe('Links in all'), missing: z.boolean().optional().describe('True: no such file now') })),
+    notes: z.array(z.object({ path: pathOut, backlinks: z.number().int().describe('Linking notes'), links: z.number().int().describe('Links'), missing: z.boolean().optional().describe('File gone') })).describe('Hubs'),
     hint: hintOut,
-    ...staleOut,
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
@@ -77,7 +74,7 @@ export const getMostLinked = defineTool({
     const notes = mostLinked(viewOf(ctx), folder, args.include_attachments).slice(0, args.limit).map((r) => (ctx.vault.stat(r.path) ? r : { ...r, missing: true }));
     const stale = hostStaleness(ctx, args.wait_for_pending_writes ? !meta.wait_timed_out : undefined);
     const body = notes.length ? notes.map((n, i) => `${i + 1}. ${n.path}  ${n.backlinks} notes, ${n.links} links`).join('\n') : 'No links in this part of the vault.';
-    return { ...answer({ notes, ...stale.fields }, body, [stale.hint]), meta };
+    return { ...answer({ notes }, body, [stale.hint]), meta };
   },
 });
 
@@ -85,26 +82,25 @@ export const getNeighborhood = defineTool({
   name: 'get_neighborhood',
   title: 'Neighbourhood of a note',
   family: 'graph',
-  description: 'Notes within N links of a note, both directions (breadth-first), each with its distance and the note it was reached through. One chain between two notes: get_connection_path.',
+  description: 'Notes within N links of a note (both directions), nearest first, with the note each was reached through.',
   input: z.strictObject({
-    path: z.string().describe('Start note path or name'),
-    depth: z.number().int().min(1).max(5).default(1).describe('Largest distance in links'),
-    ...pageInput(200, 50, 'Notes per page, nearest first'),
-    include_attachments: z.boolean().default(false).describe('Also include non-note files'),
+    path: z.string().describe('Note path or name'),
+    depth: z.number().int().min(1).max(5).default(1).describe('Max links away'),
+    ...pageInput(200, 50, 'Notes per page'),
+    include_attachments: z.boolean().default(false).describe('Files too'),
     wait_for_pending_writes: waitInput,
   }),
   output: z.object({
     path: pathOut,
-    total: z.number().int().describe('Notes within the depth, start excluded'),
+    total: z.number().int().describe('Notes found'),
     notes: z.array(z.object({
       path: pathOut,
-      distance: z.number().int().describe('Links from the start'),
-      via: z.string().describe('The note one step closer'),
-      direction: z.enum(['out', 'in', 'both']).describe('out: via links here; in: this links to via'),
-    })),
+      distance: z.number().int().describe('Links away'),
+      via: z.string().describe('One step closer'),
+      direction: z.enum(['out', 'in', 'both']).describe('out: via links here'),
+    })).describe('Nearest first'),
     next_cursor: nextCursorOut,
     hint: hintOut,
-    ...staleOut,
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
@@ -124,7 +120,7 @@ export const getNeighborhood = defineTool({
     });
     const stale = hostStaleness(ctx, args.wait_for_pending_writes ? !meta.wait_timed_out : undefined);
     const body = notes.length ? [`${rows.length} note${rows.length === 1 ? '' : 's'} within ${args.depth} link${args.depth === 1 ? '' : 's'} of ${st.path}`, ...notes.map((n) => `${n.distance}  ${n.path}  (${n.direction === 'in' ? '←' : n.direction === 'out' ? '→' : '↔'} ${n.via})`)].join('\n') : `${st.path} has no linked notes.`;
-    return { ...answer({ path: st.path, total: rows.length, notes, ...cursorField(next_cursor), ...stale.fields }, body, [moreHint(page.length, rows.length, next_cursor), stale.hint]), meta };
+    return { ...answer({ path: st.path, total: rows.length, notes, ...cursorField(next_cursor) }, body, [moreHint(page.length, rows.length, next_cursor), stale.hint]), meta };
   },
 });
 
@@ -132,22 +128,21 @@ const MAX_HOPS = 10;
 
 export const getConnectionPath = defineTool({
   name: 'get_connection_path',
-  title: 'Shortest link path between two notes',
+  title: 'Link path between notes',
   family: 'graph',
-  description: `The shortest chain of links between two notes (≤ ${MAX_HOPS} hops), links followed both ways unless direction="forward"; connected=false when there is none.`,
+  description: 'The shortest chain of links between two notes, either direction unless direction="forward".',
   input: z.strictObject({
     source: z.string().describe('Start note'),
     target: z.string().describe('End note'),
-    direction: z.enum(['any', 'forward']).default('any').describe('forward: only from the note holding the link'),
-    max_hops: z.number().int().min(1).max(MAX_HOPS).default(MAX_HOPS).describe('Longest chain to try'),
+    direction: z.enum(['any', 'forward']).default('any').describe('forward: as links point'),
+    max_hops: z.number().int().min(1).max(MAX_HOPS).default(MAX_HOPS).describe('Max length'),
     wait_for_pending_writes: waitInput,
   }),
   output: z.object({
-    connected: z.boolean().describe('A chain exists'),
-    hops: z.number().int().optional().describe('Links in the chain'),
-    path: z.array(z.object({ path: pathOut, step: z.enum(['start', 'links_to', 'linked_from']).describe('links_to: the previous note links here') })).describe('The chain, start first'),
+    connected: z.boolean().describe('Chain found'),
+    hops: z.number().int().optional().describe('Its links'),
+    path: z.array(z.object({ path: pathOut, step: z.enum(['start', 'links_to', 'linked_from']).describe('links_to: previous links here') })).describe('The chain'),
     hint: hintOut,
-    ...staleOut,
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
@@ -160,13 +155,13 @@ export const getConnectionPath = defineTool({
     const hit = found.get(b.path);
     const stale = hostStaleness(ctx, args.wait_for_pending_writes ? !meta.wait_timed_out : undefined);
     if (!hit) {
-      return { ...answer({ connected: false, path: [], ...stale.fields }, `Not connected: no chain of at most ${args.max_hops} link${args.max_hops === 1 ? '' : 's'} leads from ${a.path} to ${b.path}${args.direction === 'forward' ? ' following links forward' : ''}.`, [stale.hint]), meta };
+      return { ...answer({ connected: false, path: [] }, `Not connected: no chain of at most ${args.max_hops} link${args.max_hops === 1 ? '' : 's'} leads from ${a.path} to ${b.path}${args.direction === 'forward' ? ' following links forward' : ''}.`, [stale.hint]), meta };
     }
     const chain: string[] = [];
     for (let p: string | null = b.path; p !== null; p = found.get(p)!.via) chain.unshift(p);
     const stepOf = (p: string, i: number): 'start' | 'links_to' | 'linked_from' => (i === 0 ? 'start' : view.graph.outgoing(chain[i - 1]).has(p) ? 'links_to' : 'linked_from');
     const path = chain.map((p, i) => ({ path: p, step: stepOf(p, i) }));
     const body = `${chain.length - 1} hop${chain.length === 2 ? '' : 's'}: ` + path.map((s, i) => (i === 0 ? s.path : `${s.step === 'links_to' ? '→' : '←'} ${s.path}`)).join(' ');
-    return { ...answer({ connected: true, hops: chain.length - 1, path, ...stale.fields }, body, [stale.hint]), meta };
+    return { ...answer({ connected: true, hops: chain.length - 1, path }, body, [stale.hint]), meta };
   },
 });
