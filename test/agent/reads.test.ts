@@ -41,7 +41,9 @@ after(async () => {
 test('read_note(match=…): matching lines with context, merged blocks, section ordinals, whole-file line numbers', async () => {
   const r = ok(await call(c, 'read_note', { path: 'Manual', match: 'needle', context: 1 }), 'match');
   assert.equal(r.total_matches, 3);
-  assert.deepEqual(r.matches.map((m: { lines: string; section?: string; heading?: string }) => [m.lines, m.section, m.heading]), [['4-7', '#1', 'Intro'], ['41-43', '#3', 'Usage']]);
+  assert.deepEqual(r.matches.map((m: { lines: string; section?: string }) => [m.lines, m.section]), [['4-7', '#1 Intro'], ['41-43', '#3 Usage']]);
+  // The section label is what read_note(section=…) takes back.
+  assert.match(ok(await call(c, 'read_note', { path: 'Manual', section: r.matches[1].section }), 'label as section').content, /needle/);
   assert.equal(r.matches[0].text, '# Intro\na needle here\nand a NEEDLE there\nintro 0');
   assert.equal(r.content, undefined, 'no body on a match read');
   assert.equal(r.frontmatter, undefined, 'no frontmatter on a match read');
@@ -62,11 +64,11 @@ test('read_note(match=…): matching lines with context, merged blocks, section 
 
 test('read_note(lines=…): a range of file lines, cut on a line boundary at the cap', async () => {
   const r = ok(await call(c, 'read_note', { path: 'Manual', lines: '19-21' }), 'lines');
-  assert.deepEqual([r.lines, r.content, r.total_lines], ['19-21', '## Setup\nsetup 0\nsetup 1', 62]);
+  assert.deepEqual([r.lines, r.content], ['19-21 of 62', '## Setup\nsetup 0\nsetup 1']);
   const toEnd = ok(await call(c, 'read_note', { path: 'Manual', lines: '60-' }), 'to end');
-  assert.deepEqual([toEnd.lines, toEnd.content], ['60-62', 'use 18\nuse 19\nuse 20']);
+  assert.deepEqual([toEnd.lines, toEnd.content], ['60-62 of 62', 'use 18\nuse 19\nuse 20']);
   const cut = ok(await call(c, 'read_note', { path: 'Manual', lines: '19-40', limit: 30 }), 'cut');
-  assert.equal(cut.lines, '19-21');
+  assert.equal(cut.lines, '19-21 of 62');
   assert.match(cut.hint, /go on with lines="22-40"/);
   for (const bad of ['abc', '10-5', '0-3', '900-901']) assert.equal(refusalCode(await call(c, 'read_note', { path: 'Manual', lines: bad })), 'invalid_argument', bad);
   assert.equal(refusalCode(await call(c, 'read_note', { path: 'Manual', lines: '1-2', section: 'Usage' })), 'invalid_argument');
@@ -75,9 +77,9 @@ test('read_note(lines=…): a range of file lines, cut on a line boundary at the
 test('pages end on line boundaries; one huge line is cut before a wikilink, never inside one; pages reassemble the body', async () => {
   const first = ok(await call(c, 'read_note', { path: 'Manual', limit: 100 }), 'p1');
   assert.ok(first.content.endsWith('\n') && first.next_offset <= 100);
-  assert.equal(first.lines, '4-13');
+  assert.equal(first.lines, '4-13 of 62');
   assert.match(first.hint, /offset=\d+/);
-  assert.ok(first.outline.every((o: { line: number }) => o.line > 0));
+  assert.ok(first.outline.every((o: string) => /^#\d+ .+ \(L[1-9]\d*, \d+ chars\)$/.test(o)), JSON.stringify(first.outline));
   let body = '';
   let next: number | undefined = 0;
   while (next !== undefined) {
@@ -142,7 +144,7 @@ test('Hub vault: "dataview" in the 75 KB "Plugins seeking help" note, by match, 
     assert.ok(bytes < 8000, `a match read is small: ${bytes} bytes (the whole note is 75 KB)`);
     const doc = s.matches.find((m: { lines: string }) => m.lines.startsWith('415'));
     assert.ok(doc, JSON.stringify(s.matches.map((m: { lines: string }) => m.lines)));
-    assert.equal(doc.heading, 'Documentation');
+    assert.match(doc.section, /^#\d+ Documentation$/);
     assert.match(doc.text, /Minor Text Update add-metadata page/);
     const lines = ok(await call(hc, 'read_note', { path, lines: '410-445' }), 'hub lines');
     assert.equal(lines.content.split('\n').length, 36);

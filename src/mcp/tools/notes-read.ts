@@ -109,7 +109,7 @@ export const readNote = defineTool({
         content = content.slice(0, pageEnd(content, 0, cap));
         hint = `Line ${first} is longer than the read cap (${cap} characters) and was cut; read it with offset paging.`;
       }
-      return answer({ ...base, lines: `${first}-${upto}${upto === totalLines ? ' (end)' : ''}`, content }, `${title}\n--- lines ${first}-${upto}\n${content}`, [hint]);
+      return answer({ ...base, lines: `${first}-${upto} of ${totalLines}`, content }, `${title}\n--- lines ${first}-${upto}\n${content}`, [hint]);
     }
 
     const from = entry ? entry.bodyStart : snap.split.bodyStart;

@@ -74,10 +74,8 @@ export const listTasks = defineTool({
     };
     // Sort keys are computed once per row, not per comparison: this is the hot path on big vaults.
     const keyed: { t: TaskRow; k: string }[] = [];
-    const visibleWithTasks = new Set<string>(); // counted within the caller's root: a confined key learns nothing outside it
     for (const t of svc.all()) {
       if (!ctx.vault.visible(t.path)) continue;
-      visibleWithTasks.add(t.path);
       if (inFolder(t.path, folder) && want(t)) keyed.push({ t, k: `${t.due ?? '9999-99-99'}\u0000${t.path}\u0000${String(t.line).padStart(9, '0')}` });
     }
     keyed.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
@@ -96,7 +94,7 @@ export const listTasks = defineTool({
     const head = `${rows.length} task${rows.length === 1 ? '' : 's'} (${status === 'any' ? 'any status' : status})`;
     const text = [head, ...page.map((t) => `- [${t.status_char}] ${t.text}${t.due ? `  (due ${t.due})` : ''}  ${t.path}:${t.line}`)].join('\n');
     return {
-      ...answer({ total: rows.length, tasks, ...cursorField(next_cursor) }, `${text}\n${visibleWithTasks.size} notes hold tasks.`, [
+      ...answer({ total: rows.length, tasks, ...cursorField(next_cursor) }, text, [
         moreHint(tasks.length, rows.length, next_cursor),
         pending > 0 && (args.wait_for_pending_writes && !settled
           ? `Index still building: ${pending} notes not scanned for tasks after waiting 10 s, so the list may be incomplete; call again shortly.`
