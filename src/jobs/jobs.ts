@@ -33,8 +33,8 @@ export const JOB_SOFT_DEADLINE_MS = 25_000;
  * "working", and its schema a `hint`, which says to poll get_job_result).
  */
 export const workingFields = {
-  job_id: z.string().optional().describe('working: for get_job_result'),
-  retry_after_s: z.number().optional().describe('working: poll after'),
+  job_id: z.string().optional().describe('For get_job_result'),
+  retry_after_s: z.number().optional().describe('Poll after (s)'),
 };
 
 export interface JobOptions<O> {

@@ -3,7 +3,7 @@
 // set of tools it may use change. The schemas are lean: what a model reads is paid for in context on
 // every turn, so JSON-schema noise goes ($schema, ±2^53 bounds of every integer, additionalProperties
 // (the dispatcher refuses an unknown argument by name), `propertyNames: string` of records, `anyOf
-// [T, null]` where a type list says the same).
+// [T, null]` where a type list says the same, `default: false` of a boolean flag).
 //
 // Output schemas document results; the server checks every result against the full zod schema itself
 // (dispatch), and clients only validate. So they keep the shape (objects, arrays, records, enums) and
@@ -40,6 +40,8 @@ export function leanSchema(schema: unknown, output: boolean, top = true): unknow
     // A count or offset is at least 0 or 1 without saying so (a 0 limit is refused by name).
     if (k === 'minimum' && (v === 0 || v === 1) && o.type === 'integer') continue;
     if (k === 'additionalProperties' && v === false) continue;
+    // An optional flag is off unless passed: `default: false` on a boolean says nothing.
+    if (k === 'default' && v === false && o.type === 'boolean') continue;
     if (k === 'required' && output) continue;
     if (k === 'type' && output && !top && (isScalar(v) || Array.isArray(o.enum) || 'const' in o)) continue;
     // Object keys are strings in JSON: a record's `propertyNames: {type: string}` says nothing.

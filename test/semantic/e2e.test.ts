@@ -1,4 +1,4 @@
-// semantic_search / hybrid_search / find_related / build_embeddings / embeddings_status end to end:
+// semantic_search / hybrid_search / find_related / build_embeddings / stats().semantic end to end:
 // the runtime in-process over a NodeHost, a real SDK Client over HTTP, the GloVe fixture model on
 // onnxruntime-node, and every non-loopback fetch refused.
 import { test, before, after } from 'node:test';
@@ -60,7 +60,7 @@ test('semantic pipeline over MCP: build, search with section ordinals, filters, 
   let s = await start({ embeddingAutoIndex: false });
   try {
     const tools = (await s.client.listTools()).tools.map((t) => t.name);
-    for (const n of ['semantic_search', 'hybrid_search', 'find_related', 'build_embeddings', 'embeddings_status']) assert.ok(tools.includes(n), n);
+    for (const n of ['semantic_search', 'hybrid_search', 'find_related', 'build_embeddings', 'stats']) assert.ok(tools.includes(n), n);
     for (const n of ['semantic_search', 'hybrid_search']) {
       const desc = (await s.client.listTools()).tools.find((t) => t.name === n)!.description!;
       assert.match(desc, /exact identifiers.*keyword_search.*paraphrased.*semantic_search.*unsure.*hybrid_search/s, n);
@@ -69,7 +69,7 @@ test('semantic pipeline over MCP: build, search with section ordinals, filters, 
     const built = await call(s.client, 'build_embeddings', {});
     assert.equal(built.isError, undefined, textOf(built));
     assert.equal(built.structuredContent!.status, 'done');
-    const st = (await call(s.client, 'embeddings_status')).structuredContent!;
+    const st = (await call(s.client, 'stats')).structuredContent!.semantic;
     assert.equal(st.embedded, 4, 'Private/* is skipped');
     assert.equal(st.dimensions, 100);
     assert.equal(st.pending, 0);
@@ -118,7 +118,7 @@ test('semantic pipeline over MCP: build, search with section ordinals, filters, 
   utimesSync(join(vault, 'Finance/Markets.md'), new Date(), new Date(Date.now() + 5000));
   s = await start({ embeddingAutoIndex: false });
   try {
-    const st = (await call(s.client, 'embeddings_status')).structuredContent!;
+    const st = (await call(s.client, 'stats')).structuredContent!.semantic;
     assert.equal(st.embedded, 4);
     assert.equal(st.pending, 1, JSON.stringify(st));
     assert.equal(st.rebuilding, undefined);
@@ -126,13 +126,13 @@ test('semantic pipeline over MCP: build, search with section ordinals, filters, 
     assert.equal(sr.structuredContent!.not_embedded, 1);
     assert.deepEqual(sr.structuredContent!.not_embedded_sample, ['Finance/Markets.md']);
     assert.equal((await call(s.client, 'build_embeddings', {})).structuredContent!.status, 'done');
-    assert.equal((await call(s.client, 'embeddings_status')).structuredContent!.pending, 0);
+    assert.equal((await call(s.client, 'stats')).structuredContent!.semantic.pending, 0);
   } finally { await s.stop(); }
 
   // Another chunking setup: the saved vectors are dropped, never mixed; answers say what is missing.
   s = await start({ embeddingAutoIndex: false, embeddingChunkTokens: 128 });
   try {
-    const st = (await call(s.client, 'embeddings_status')).structuredContent!;
+    const st = (await call(s.client, 'stats')).structuredContent!.semantic;
     assert.match(st.rebuilding, /re-embedding every note/);
     assert.equal(st.embedded, 0);
     assert.equal(st.pending, 4);
@@ -145,7 +145,7 @@ test('semantic pipeline over MCP: build, search with section ordinals, filters, 
   s = await start({ embeddingModel: TINY });
   try {
     for (let i = 0; i < 100; i++) {
-      const st = (await call(s.client, 'embeddings_status')).structuredContent!;
+      const st = (await call(s.client, 'stats')).structuredContent!.semantic;
       if (st.state === 'ready' && st.embedded === 4) { assert.equal(st.dimensions, 32); break; }
       assert.ok(i < 99, `background indexing did not finish: ${JSON.stringify(st)}`);
       await new Promise((r) => setTimeout(r, 100));
@@ -169,7 +169,7 @@ test('hybrid_search without a usable model is the keyword ranking, marked on eve
     }
     const h = await call(s.client, 'hybrid_search', { query: 'bread loaf' });
     assert.equal(h.structuredContent!.results[0].path, 'Kitchen/Bread.md');
-    const st = (await call(s.client, 'embeddings_status')).structuredContent!;
+    const st = (await call(s.client, 'stats')).structuredContent!.semantic;
     assert.equal(st.state, 'unavailable');
     // The model load runs inside the build job; its failure is still a plain refusal, not a job.
     const b = await call(s.client, 'build_embeddings', {});

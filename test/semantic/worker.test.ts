@@ -86,7 +86,7 @@ test('the service on the WASM backend embeds in the worker, over MCP', { skip: m
   const client = await connect(t.url, t.rwKey);
   try {
     assert.equal((await call(client, 'build_embeddings', {})).structuredContent!.status, 'done');
-    const st = (await call(client, 'embeddings_status')).structuredContent!;
+    const st = (await call(client, 'stats')).structuredContent!.semantic;
     assert.match(st.provider, /WASM, 1 thread, in a worker/);
     assert.equal(st.embedded, 2);
     const r = await call(client, 'semantic_search', { query: 'homemade loaf recipe' });

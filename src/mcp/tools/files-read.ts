@@ -16,7 +16,7 @@ export const readFile = defineTool({
   title: 'Read any file',
   family: 'files',
   description: (deps) =>
-    'Read any file: text files as text, images as image content, other files as base64; hash_only=true: size, type and hash only. ' +
+    'Read any file: text as text, images as image content, others as base64; hash_only=true: size, type and hash only. ' +
     `Over ${Math.round(deps.settings().maxFileReadBytes / 1048576)} MB only in pieces (offset/limit). Notes: read_note.`,
   input: z.strictObject({
     path: z.string().describe('File path'),

@@ -108,7 +108,7 @@ const diffRow = z.object({
   sha: z.string().optional().describe('Commit (per_commit)'),
   message: z.string().optional().describe('Its message'),
   path: z.string().describe('File then'),
-  binary: z.boolean().optional().describe('Binary: diff is a size summary'),
+  binary: z.boolean().optional().describe('Binary: size summary only'),
   added_lines: z.number().int().describe('Lines added'),
   deleted_lines: z.number().int().describe('Lines deleted'),
   diff: z.string().describe('Unified diff'),
@@ -120,7 +120,7 @@ export const getDiff = defineTool({
   title: 'Git diff of a file',
   family: 'git',
   description: (deps) =>
-    'Unified diff of a note or file from a commit (since_sha) or time (since_timestamp) to now, uncommitted edits included (neither: the uncommitted ones); per_commit=true: one diff per commit. ' +
+    'Unified diff of a note or file from since_sha or since_timestamp to now, uncommitted edits included (neither: those alone); per_commit=true: one per commit. ' +
     `Capped at ${deps.settings().readCapChars} characters.`,
   input: z.strictObject({
     path: z.string().describe('Note or file'),

@@ -16,8 +16,8 @@ export const importFromUrl = defineTool({
   family: 'transfer',
   description: (deps) => {
     const s = importSettings(deps.settings());
-    return `Fetch a web resource (${s.importAllowHttp ? 'https or http' : 'https only'}) into the vault at path, without it passing through the conversation: a network request from the user's computer, to public addresses only. ` +
-      `At most ${landingCap(deps.settings())} bytes and ${s.importTimeoutS} s; no replacing unless overwrite=true.`;
+    return `Fetch a web resource (${s.importAllowHttp ? 'https or http' : 'https only'}) into the vault at path, not through the conversation; fetched from the user's computer, public addresses only. ` +
+      `At most ${landingCap(deps.settings())} bytes and ${s.importTimeoutS} s; replaces only with overwrite=true.`;
   },
   input: z.strictObject({
     url: z.string().max(4000).describe('https URL'),

@@ -10,7 +10,7 @@ export const getJobResult = defineTool({
   name: 'get_job_result',
   title: 'Background job result',
   family: 'read',
-  description: `The result of a tool that answered status "working" (summarize, reindex, build_embeddings): still working (retry_after_s), completed (result) or failed (error). wait_s waits for it. Kept ${JOB_RETENTION_MS / 3_600_000} hour.`,
+  description: `The result of a tool that answered "working": still working (retry_after_s), completed (result) or failed (error). Kept ${JOB_RETENTION_MS / 3_600_000} hour.`,
   input: z.strictObject({
     job_id: z.string().max(100).describe('From the working answer'),
     wait_s: z.number().min(0).max(60).default(0).describe('Wait up to this long'),

@@ -77,8 +77,8 @@ export const editNote = defineTool({
   title: 'Edit a note',
   family: 'write',
   description:
-    'Change a note: find="exact text" (once, or replace_all), section="Heading" (its body), append=true, or a full body replace (frontmatter kept). ' +
-    'With expected_hash from your read, a find/section edit whose target is unchanged still applies after other edits (rebased_from); else you get what changed. dry_run=true: only the diff.',
+    'Change a note: find="exact text" (once, or replace_all), section="Heading" (its body), append=true, or replace the body (frontmatter kept). ' +
+    'With expected_hash from your read, a find/section edit still applies over others\' edits if its target is unchanged (rebased_from); else you get what changed.',
   input: z.strictObject({
     path: z.string().describe('Note path or name'),
     content: z.string().describe('New text'),
@@ -95,7 +95,7 @@ export const editNote = defineTool({
     changed: z.boolean().describe('False: already so'),
     content_hash: z.string().describe('Hash after'),
     previous_hash: z.string().describe('Hash before'),
-    rebased_from: z.string().optional().describe('Stale hash it was applied over'),
+    rebased_from: z.string().optional().describe('Stale hash applied over'),
     replaced: z.number().int().optional().describe('Occurrences'),
     section: z.string().optional().describe('Section edited'),
     diff: z.string().optional().describe('Dry run diff'),

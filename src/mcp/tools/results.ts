@@ -7,8 +7,8 @@ import { z } from 'zod';
 import type { ToolContext } from '../tool.js';
 
 export const hintOut = z.string().optional().describe('Next step');
-export const nextCursorOut = z.string().optional().describe('Pass as cursor for more');
-export const pathOut = z.string().describe('Vault path');
+export const nextCursorOut = z.string().optional().describe('For cursor: more');
+export const pathOut = z.string().describe('Path');
 
 type Hint = string | false | null | undefined;
 
@@ -51,4 +51,4 @@ export function compact<T extends object>(o: T): { [K in keyof T]: Exclude<T[K],
   return out as { [K in keyof T]: Exclude<T[K], null> };
 }
 
-export const waitInput = z.boolean().default(false).describe('First wait ≤10 s for indexing');
+export const waitInput = z.boolean().default(false).describe('Wait for indexing (≤10 s)');

@@ -1,4 +1,4 @@
-// semantic_search, hybrid_search, find_related, build_embeddings, embeddings_status.
+// semantic_search, hybrid_search, find_related, build_embeddings; the semantic index's status for stats.
 // Hybrid search fuses the keyword ranking (deps.services.keyword, see src/search/types.ts) with the
 // semantic ranking by reciprocal rank fusion; when one arm is missing the page says so in `arms` on
 // every return path, so an agent never mistakes a keyword-only page for a fused one.
@@ -72,7 +72,7 @@ function pendingInfo(svc: SemanticService, accept: (p: string) => boolean): { no
 
 /** The hint for notes the semantic ranking cannot see yet. */
 function pendingHint(p: { not_embedded?: number; not_embedded_sample?: string[] }): string | null {
-  return p.not_embedded ? `${p.not_embedded} notes in scope are not embedded yet and cannot rank (e.g. ${p.not_embedded_sample!.slice(0, 3).join(', ')}); see embeddings_status, or use keyword_search for them.` : null;
+  return p.not_embedded ? `${p.not_embedded} notes in scope are not embedded yet and cannot rank (e.g. ${p.not_embedded_sample!.slice(0, 3).join(', ')}); see stats, or use keyword_search for them.` : null;
 }
 
 function unavailableMessage(e: unknown): string {
@@ -257,7 +257,7 @@ export const findRelated = defineTool({
     } catch (e) {
       refuse('unavailable', `find_related is unavailable: ${unavailableMessage(e)}. Use graph or keyword tools meanwhile.`, { reason: unavailableMessage(e) });
     }
-    if (!found) refuse('unavailable', `"${stat.path}" could not be embedded (it is skipped by a glob or the model failed on it); see embeddings_status.`);
+    if (!found) refuse('unavailable', `"${stat.path}" could not be embedded (it is skipped by a glob or the model failed on it); see stats.`);
     const results = [];
     for (const h of found.hits) results.push({ ...(await describeHit(ctx, found.store, h)), similarity: Math.round(h.score * 1e4) / 1e4 });
     const confidence: 'ok' | 'low' = (found.hits[0]?.score ?? -1) >= svc.settings().semanticLowSimilarity ? 'ok' : 'low';
@@ -267,10 +267,10 @@ export const findRelated = defineTool({
   },
 });
 
-const statusOut = {
+export const statusOut = {
   state: z.enum(['disabled', 'loading', 'indexing', 'ready', 'paused', 'unavailable']).describe('State'),
   reason: z.string().optional().describe('Why unavailable'),
-  model: z.string().optional().describe('Model (backend, dimensions)'),
+  model: z.string().optional().describe('Model, backend, dims'),
   embedded: z.number().int().describe('Notes embedded'),
   chunks: z.number().int().describe('Vectors'),
   pending: z.number().int().describe('Notes queued'),
@@ -289,32 +289,26 @@ function statusText(s: ReturnType<SemanticService['status']>): string {
   return `semantic index: ${s.state}${s.reason ? ` (${s.reason})` : ''}; model ${s.model ?? 'none'}${s.dimensions ? `, ${s.dimensions} dims` : ''}; ${s.embedded} notes / ${s.chunks} chunks embedded, ${s.pending} pending, ${s.failed} failed${s.rate ? `; ${s.rate} chunks/s` : ''}${s.rebuilding ? `; ${s.rebuilding}` : ''}`;
 }
 
-export const embeddingsStatus = defineTool({
-  name: 'embeddings_status',
-  title: 'Embedding index status',
-  family: 'search',
-  description: 'The semantic index in detail: model, backend, notes embedded, pending, failed, rate. All indexes: get_index_status.',
-  input: z.strictObject({}),
-  output: z.object(statusOut),
-  annotations: READ_ONLY,
-  available: (deps) => !!semantic(deps),
-  async handler(_args, ctx) {
-    const svc = semantic(ctx.deps)!;
-    const loaded = await svc.ready().catch(() => null);
-    let s = svc.status();
-    if (ctx.caller.root) {
-      // A root-confined key gets counts over its own notes only, never vault-wide ones.
-      const vis = (p: string) => ctx.vault.visible(p);
-      let embedded = 0, chunks = 0, failed = 0;
-      if (loaded) {
-        for (const [p, e] of loaded.store.notes) if (vis(p)) { embedded++; chunks += e.chunks.length; }
-        for (const p of loaded.store.failed.keys()) if (vis(p)) failed++;
-      }
-      s = { ...s, embedded, chunks, failed, pending: loaded ? svc.pendingVisible(vis).length : ctx.vault.notes().length, rate: null, index_bytes: null };
+/**
+ * The semantic index in detail, for stats(): a root-confined key gets counts over its own notes only,
+ * never vault-wide ones. Null when semantic search is not configured.
+ */
+export async function semanticStatus(ctx: ToolContext): Promise<{ structured: ReturnType<typeof statusOf>; text: string } | null> {
+  const svc = semantic(ctx.deps);
+  if (!svc) return null;
+  const loaded = await svc.ready().catch(() => null);
+  let s = svc.status();
+  if (ctx.caller.root) {
+    const vis = (p: string) => ctx.vault.visible(p);
+    let embedded = 0, chunks = 0, failed = 0;
+    if (loaded) {
+      for (const [p, e] of loaded.store.notes) if (vis(p)) { embedded++; chunks += e.chunks.length; }
+      for (const p of loaded.store.failed.keys()) if (vis(p)) failed++;
     }
-    return { structured: statusOf(s), text: statusText(s) };
-  },
-});
+    s = { ...s, embedded, chunks, failed, pending: loaded ? svc.pendingVisible(vis).length : ctx.vault.notes().length, rate: null, index_bytes: null };
+  }
+  return { structured: statusOf(s), text: statusText(s) };
+}
 
 export const buildEmbeddings = defineTool({
   name: 'build_embeddings',
@@ -357,4 +351,4 @@ export const buildEmbeddings = defineTool({
   },
 });
 
-export const semanticTools = [semanticSearch, hybridSearch, findRelated, embeddingsStatus, buildEmbeddings];
+export const semanticTools = [semanticSearch, hybridSearch, findRelated, buildEmbeddings];

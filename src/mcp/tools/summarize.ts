@@ -18,13 +18,13 @@ const output = z.object({
   status: z.enum(['completed', 'working']).describe('working: poll get_job_result'),
   ...workingFields,
   summary: z.string().optional().describe('The summary'),
-  per_note: z.record(z.string(), z.string()).optional().describe('per_note mode: path → summary'),
+  per_note: z.record(z.string(), z.string()).optional().describe('per_note: path → summary'),
   sources: z.array(z.string()).optional().describe('Notes covered'),
-  truncated: z.boolean().optional().describe('Something was left out (see hint)'),
+  truncated: z.boolean().optional().describe('Some left out (hint)'),
   notes_included: z.number().int().optional().describe('Notes summarised'),
   notes_omitted: z.number().int().optional().describe('Notes over the limit'),
-  hint: z.string().optional().describe('How to cover the rest'),
-  skipped: z.record(z.string(), z.string()).optional().describe('Path not summarised → why'),
+  hint: z.string().optional().describe('Next step'),
+  skipped: z.record(z.string(), z.string()).optional().describe('Path → why skipped'),
   backend_calls: z.number().int().optional().describe('Model requests'),
 });
 type Out = z.infer<typeof output>;
@@ -32,7 +32,7 @@ type Out = z.infer<typeof output>;
 function description(deps: ServerDeps): string {
   const s = llmSettings(deps.settings());
   return `Summarise notes and folders with the owner's language model (${destination(deps)}: their text is sent there), citing [path]. ` +
-    `At most ${s.summarizeMaxNotes} notes per call: notes_omitted and hint say what to call next. Long runs answer "working": poll get_job_result.`;
+    `At most ${s.summarizeMaxNotes} notes per call (hint: the rest). Long runs answer "working": poll get_job_result.`;
 }
 
 function llmRefusal(e: unknown): never {

@@ -10,6 +10,7 @@ import { isoUtc } from '../../core/time.js';
 import { MAX_TTL_S, MIN_TTL_S, DEFAULT_TTL_S } from '../../transfer/tokens.js';
 import type { TransferService } from '../../transfer/routes.js';
 import { checkDestination, landingCap } from '../../transfer/landing.js';
+import { answer, hintOut } from './results.js';
 
 function service(ctx: ToolContext): TransferService {
   const t = ctx.deps.services.transfer;
@@ -26,7 +27,7 @@ export const requestDownload = defineTool({
   title: 'Link to download a file',
   family: 'transfer',
   description:
-    'A link the user opens in a browser here to save a vault file, instead of reading a big file into the conversation. Valid until it expires, and only while the file is unchanged.',
+    'A link the user opens here to save a vault file, instead of reading a big file into the conversation; valid until it expires, while the file is unchanged.',
   input: z.strictObject({
     path: z.string().describe('File path'),
     expires_in: expiresIn,
@@ -38,6 +39,7 @@ export const requestDownload = defineTool({
     content_hash: z.string().describe('Bytes it serves'),
     expires_at: z.string().describe('UTC'),
     curl_command: z.string().describe('Same, from a terminal'),
+    hint: hintOut,
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   available,
@@ -50,10 +52,11 @@ export const requestDownload = defineTool({
     const page = t.pageUrl();
     const url = `${page}#t=${token}`;
     const curl = `curl -fo ${quote(basename(st.path))} -H ${quote(`Authorization: Bearer ${token}`)} ${page}/download`;
-    return {
-      structured: { url, path: st.path, size: bytes.length, content_hash: hash, expires_at: isoUtc(expires), curl_command: curl },
-      text: `Download link for ${st.path} (${bytes.length} bytes), valid until ${isoUtc(expires)}:\n${url}\nGive this link to the user; it opens a page on this computer with a Save button. From a terminal: ${curl}`,
-    };
+    return answer(
+      { url, path: st.path, size: bytes.length, content_hash: hash, expires_at: isoUtc(expires), curl_command: curl },
+      `Download link for ${st.path} (${bytes.length} bytes), valid until ${isoUtc(expires)}:\n${url}\nFrom a terminal: ${curl}`,
+      ['Give url to the user: it opens a page on this computer with a Save button.'],
+    );
   },
 });
 
@@ -62,8 +65,8 @@ export const requestUpload = defineTool({
   title: 'Link to upload a file',
   family: 'transfer',
   description: (deps) =>
-    'A single-use link the user opens in a browser here to put one file into the vault at path, without it passing through the conversation; ' +
-    `no replacing unless overwrite=true, at most ${landingCap(deps.settings())} bytes. Then poll check_upload.`,
+    'A single-use link the user opens here to put one file into the vault at path, not through the conversation; ' +
+    `replaces only with overwrite=true; at most ${landingCap(deps.settings())} bytes. Then check_upload.`,
   input: z.strictObject({
     path: z.string().describe('Destination, e.g. "Inbox/scan.pdf"'),
     overwrite: z.boolean().default(false).describe('May replace a file'),
@@ -77,6 +80,7 @@ export const requestUpload = defineTool({
     max_bytes: z.number().int().describe('Largest file'),
     expires_at: z.string().describe('UTC'),
     curl_command: z.string().describe('Same, from a terminal'),
+    hint: hintOut,
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   available,
@@ -88,10 +92,11 @@ export const requestUpload = defineTool({
     const url = `${page}#t=${token}`;
     const max = landingCap(ctx.deps.settings());
     const curl = `curl -f -T FILE -H ${quote(`Authorization: Bearer ${token}`)} ${page}/upload`;
-    return {
-      structured: { url, upload_id: uploadId, path: dest.path, overwrite: dest.overwrite, max_bytes: max, expires_at: isoUtc(expires), curl_command: curl },
-      text: `Upload link for ${dest.path} (single use, at most ${max} bytes, valid until ${isoUtc(expires)}):\n${url}\nGive this link to the user; it opens a page on this computer where they pick the file. From a terminal: ${curl}\nThen call check_upload(upload_id="${uploadId}").`,
-    };
+    return answer(
+      { url, upload_id: uploadId, path: dest.path, max_bytes: max, expires_at: isoUtc(expires), curl_command: curl },
+      `Upload link for ${dest.path} (single use, at most ${max} bytes, valid until ${isoUtc(expires)}):\n${url}\nFrom a terminal: ${curl}`,
+      [`Give url to the user: it opens a page on this computer where they pick the file. Then call check_upload(upload_id="${uploadId}") to see it land.`],
+    );
   },
 });
 
@@ -111,6 +116,7 @@ export const checkUpload = defineTool({
     created: z.boolean().optional().describe('False: replaced a file'),
     expires_at: z.string().optional().describe('UTC'),
     last_error: z.string().optional().describe('Why a try failed'),
+    hint: hintOut,
   }),
   annotations: READ_ONLY,
   available,
@@ -124,7 +130,7 @@ export const checkUpload = defineTool({
       const out = { status: s.status, path: s.path, expires_at: isoUtc(s.expires_at), ...(s.last_error ? { last_error: s.last_error } : {}) };
       return { structured: out, text: `${s.status}: ${s.path}, link valid until ${out.expires_at}${s.last_error ? `; last attempt failed: ${s.last_error}` : ''}` };
     }
-    return { structured: { status: s.status }, text: s.status === 'unknown' ? 'unknown: no upload with this id for your key.' : `${s.status}: the link can no longer be used; make a new one with request_upload.` };
+    return answer({ status: s.status }, s.status === 'unknown' ? 'unknown: no upload with this id for your key.' : `${s.status}: the link can no longer be used.`, [s.status !== 'unknown' && 'Make a new link with request_upload.']);
   },
 });
 

@@ -9,6 +9,7 @@ import { freshness, viewOf } from '../../graph/access.js';
 import { mostLinked } from './graph/structure.js';
 import { OBSIDIAN_PRIMER } from './primer.js';
 import { answer, compact, hintOut, hostStaleness, pathOut } from './results.js';
+import { semanticStatus, statusOut } from './search-semantic.js';
 
 interface FolderRow { path: string; notes: number; notes_total?: number; files?: number }
 
@@ -167,18 +168,11 @@ export const getVaultGuide = defineTool({
   },
 });
 
-const indexRow = z.object({
-  name: z.string().describe('Index'),
-  state: z.string().describe('ready, building…'),
-  indexed: z.number().int().describe('Notes in it'),
-  pending: z.number().int().describe('Notes waiting'),
-});
-
 export const stats = defineTool({
   name: 'stats',
-  title: 'Vault statistics',
+  title: 'Vault statistics and index status',
   family: 'read',
-  description: 'Counts of notes, files, folders and bytes, what your key may do, index states. Index detail: get_index_status; semantic index: embeddings_status.',
+  description: 'Counts of notes, files, folders and bytes, what your key may do, and each index (metadata, keyword, semantic): state, notes indexed, pending, skipped, why; the semantic model and failures. When results look incomplete.',
   input: z.strictObject({}),
   output: z.object({
     vault: z.string().describe('Name'),
@@ -189,7 +183,15 @@ export const stats = defineTool({
     total_bytes: z.number().int().describe('Size'),
     writes: z.boolean().describe('Your key may write'),
     families: z.array(z.string()).describe('Tool families on'),
-    indexes: z.record(z.string(), z.string()).describe('Index → "state, N indexed, M pending"'),
+    indexes: z.array(z.object({
+      name: z.string().describe('Index'),
+      state: z.string().describe('ready, building…'),
+      indexed: z.number().int().describe('Notes in it'),
+      pending: z.number().int().describe('Notes waiting'),
+      skipped: z.number().int().optional().describe('Left out'),
+      detail: z.string().optional().describe('Why'),
+    })).describe('Indexes'),
+    semantic: z.object(statusOut).optional().describe('Semantic index'),
   }),
   annotations: READ_ONLY,
   async handler(_args, ctx) {
@@ -197,31 +199,22 @@ export const stats = defineTool({
     const notes = files.filter((f) => isNotePath(f.path)).length;
     const tools = ctx.tools();
     const families = [...new Set(tools.map((t) => t.family))];
+    const indexes = indexStatuses(ctx.deps, ctx.vault).map((i) => compact({ ...i, skipped: i.skipped || undefined }));
     const out = {
-      vault: ctx.deps.host.name, host: ctx.deps.host.kind, version: ctx.deps.version,
+      vault: ctx.deps.host.name, version: ctx.deps.version,
       notes, attachments: files.length - notes, folders: ctx.vault.folders().length,
       total_bytes: files.reduce((a, f) => a + f.size, 0),
       writes: tools.some((t) => !t.annotations.readOnlyHint && t.family !== 'admin'), families,
-      indexes: Object.fromEntries(indexStatuses(ctx.deps, ctx.vault).map(({ name, state, indexed, pending }) => [name, `${state}, ${indexed} indexed, ${pending} pending`])),
+      indexes,
     };
-    return { structured: out, text: `${out.notes} notes, ${out.attachments} attachments, ${out.folders} folders; ${tools.length} tools (${families.join(', ')}); writes ${out.writes ? 'allowed' : 'not allowed'}` };
+    const sem = await semanticStatus(ctx);
+    const text = [
+      `${out.notes} notes, ${out.attachments} attachments, ${out.folders} folders, ${out.total_bytes} bytes; ${tools.length} tools (${families.join(', ')}); writes ${out.writes ? 'allowed' : 'not allowed'}`,
+      ...indexes.map((i) => `${i.name}: ${i.state}, ${i.indexed} indexed, ${i.pending} pending${i.skipped ? `, ${i.skipped} skipped` : ''}${i.detail ? ` (${i.detail})` : ''}`),
+      ...(sem ? [sem.text] : []),
+    ].join('\n');
+    return { structured: sem ? { ...out, semantic: sem.structured } : out, text };
   },
 });
 
-export const getIndexStatus = defineTool({
-  name: 'get_index_status',
-  title: 'Index status',
-  family: 'read',
-  description: 'Each index (metadata, keyword, semantic): state, notes indexed, pending, skipped. When results look incomplete. Semantic detail: embeddings_status.',
-  input: z.strictObject({}),
-  output: z.object({
-    indexes: z.array(indexRow.extend({ skipped: z.number().int().optional().describe('Left out'), detail: z.string().optional().describe('Why') })).describe('Indexes'),
-  }),
-  annotations: READ_ONLY,
-  async handler(_args, ctx) {
-    const indexes = indexStatuses(ctx.deps, ctx.vault).map((i) => compact({ ...i, skipped: i.skipped || undefined }));
-    return { structured: { indexes }, text: indexes.map((i) => `${i.name}: ${i.state}, ${i.indexed} indexed, ${i.pending} pending${i.skipped ? `, ${i.skipped} skipped` : ''}${i.detail ? ` (${i.detail})` : ''}`).join('\n') };
-  },
-});
-
-export const vaultInfoTools = [listFolders, getTags, getVaultGuide, stats, getIndexStatus];
+export const vaultInfoTools = [listFolders, getTags, getVaultGuide, stats];
