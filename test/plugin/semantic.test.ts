@@ -31,7 +31,7 @@ test('no inference worker: semantic search is off with the reason, never on the 
     const st = (await call(client, 'stats')).structuredContent!.semantic;
     assert.equal(st.state, 'unavailable');
     assert.match(st.reason, /inference worker could not start/);
-    assert.match(st.provider, /off: worker failed/);
+    assert.match(st.model, /off: worker failed/);
     const idx = JSON.stringify((await call(client, 'stats')).structuredContent);
     assert.match(idx, /inference worker could not start/, 'the index status names the reason too');
     assert.ok(!(await call(client, 'keyword_search', { query: 'Welcome' })).isError, 'keyword search still answers');

@@ -18,7 +18,7 @@ test('WASM backend: build and search over MCP with the GloVe model, WASM unpacke
   try {
     assert.equal((await call(client, 'build_embeddings', {})).structuredContent!.status, 'done');
     const st = (await call(client, 'stats')).structuredContent!.semantic;
-    assert.match(st.provider, /WASM, 1 thread/);
+    assert.match(st.model, /WASM, 1 thread/);
     const r = await call(client, 'semantic_search', { query: 'homemade loaf recipe' });
     assert.equal(r.structuredContent!.results[0].path, 'k/Bread.md', textOf(r));
     assert.equal(r.structuredContent!.results[0].section, '#2');

@@ -44,7 +44,7 @@ test('build_embeddings past the soft deadline: "working" + job_id, polled to com
     const w = first.structuredContent!;
     assert.equal(w.status, 'working');
     assert.match(w.job_id, /^job_/);
-    assert.equal(w.poll_with, 'get_job_result');
+    assert.match(w.hint, /get_job_result\(job_id=/);
     assert.equal(typeof w.retry_after_s, 'number');
     assert.equal(typeof w.pending, 'number', 'the working answer carries the index status too');
     const second = (await call(client, 'build_embeddings', {})).structuredContent!;

@@ -87,7 +87,7 @@ test('the service on the WASM backend embeds in the worker, over MCP', { skip: m
   try {
     assert.equal((await call(client, 'build_embeddings', {})).structuredContent!.status, 'done');
     const st = (await call(client, 'stats')).structuredContent!.semantic;
-    assert.match(st.provider, /WASM, 1 thread, in a worker/);
+    assert.match(st.model, /WASM, 1 thread, in a worker/);
     assert.equal(st.embedded, 2);
     const r = await call(client, 'semantic_search', { query: 'homemade loaf recipe' });
     assert.equal(r.structuredContent!.results[0].path, 'k/Bread.md', textOf(r));

@@ -131,7 +131,7 @@ export const getDiff = defineTool({
   }),
   output: z.object({
     path: z.string().describe('File'),
-    base: z.string().nullable().describe('From commit; null: before the first'),
+    base: z.string().nullable().describe('From commit (null: none)'),
     diffs: z.array(diffRow).describe('Diffs'),
     total_chars: z.number().int().describe('Characters before the cap'),
     hint: hintOut,

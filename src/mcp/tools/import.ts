@@ -61,7 +61,7 @@ export const importFromUrl = defineTool({
     const mime = ct && ct !== 'application/octet-stream' && /^[\w.+-]+\/[\w.+-]+$/.test(ct) ? ct : mimeOf(dest.path);
     const sha = r.content_hash.slice('sha256:'.length);
     return {
-      structured: { path: dest.path, created: r.created, size: r.size, sha256: sha, content_hash: r.content_hash, mime, final_url: got.finalUrl, redirects: got.redirects, status: got.status },
+      structured: { path: dest.path, created: r.created, size: r.size, content_hash: r.content_hash, mime, final_url: got.finalUrl, redirects: got.redirects },
       text: `${r.created ? 'Imported' : 'Replaced'} ${dest.path} (${r.size} bytes, ${mime}) from ${got.finalUrl}${got.redirects.length ? ` after ${got.redirects.length} redirect(s)` : ''}\nsha256: ${sha}`,
     };
   },

@@ -282,7 +282,7 @@ const buildOut = { state: statusOut.state, reason: statusOut.reason, embedded: s
 /** The service's status without its null fields; the model named with its backend and vector size. */
 function statusOf(s: ReturnType<SemanticService['status']>) {
   const how = [s.provider, s.dimensions ? `${s.dimensions} dims` : null].filter(Boolean).join(', ');
-  return compact({ ...s, model: s.model ? `${s.model}${how ? ` (${how})` : ''}` : null });
+  return compact({ ...s, model: s.model || how ? `${s.model ?? 'no model'}${how ? ` (${how})` : ''}` : null });
 }
 
 function statusText(s: ReturnType<SemanticService['status']>): string {

@@ -45,7 +45,7 @@ export const listTasks = defineTool({
       status: z.string().optional().describe('Absent: open'),
       heading_path: z.array(z.string()).optional().describe('Headings above'),
       due: z.string().optional().describe('Due date'),
-      dates: z.record(z.string(), z.string()).optional().describe('scheduled, start, done, cancelled, created'),
+      dates: z.record(z.string(), z.string()).optional().describe('scheduled, start, done…'),
       priority: z.enum(['highest', 'high', 'medium', 'low', 'lowest']).optional().describe('Priority'),
       recurrence: z.string().optional().describe('Repeats'),
       tags: z.array(z.string()).optional().describe('Tags'),

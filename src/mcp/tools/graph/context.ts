@@ -51,6 +51,7 @@ export const getContext = defineTool({
     frontmatter: z.record(z.string(), z.unknown()).optional().describe('Properties'),
     tags: z.array(z.string()).optional().describe('Tags'),
     modified: z.string().describe('UTC'),
+    created: z.string().describe('UTC'),
     content_hash: z.string().describe('For expected_hash'),
     outline: z.array(z.string()).optional().describe('Sections'),
     open_tasks: z.number().int().describe('Open tasks'),
@@ -87,7 +88,7 @@ export const getContext = defineTool({
       path: st.path,
       frontmatter: snap.frontmatter && Object.keys(snap.frontmatter).length ? snap.frontmatter : undefined,
       tags: snap.tags,
-      modified: isoUtc(st.mtime), content_hash: snap.hash,
+      modified: isoUtc(st.mtime), created: isoUtc(st.ctime), content_hash: snap.hash,
       outline: snap.outline.map(sectionLabel),
       open_tasks: openTasks,
       backlinks: back.slice(0, BACKLINKS).map(([p]) => p), backlinks_total: back.length,
@@ -97,7 +98,7 @@ export const getContext = defineTool({
       related: rel.related?.map((r) => r.path),
     });
     const lines = [
-      `# ${st.path}`, `modified: ${out.modified}`, `content_hash: ${out.content_hash}`,
+      `# ${st.path}`, `modified: ${out.modified}`, `created: ${out.created}`, `content_hash: ${out.content_hash}`,
       ...(snap.tags.length ? [`tags: ${snap.tags.join(' ')}`] : []),
       ...(snap.aliases.length ? [`aliases: ${snap.aliases.join(', ')}`] : []),
       ...(snap.outline.length ? [`outline: ${snap.outline.map(sectionLabel).join('; ')}`] : []),
