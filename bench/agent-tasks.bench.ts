@@ -99,7 +99,8 @@ function tasks(startIso: string): [string, (a: Agent, mem: Json) => Promise<void
     ['orient in the vault', async (a, mem) => {
       const g = await a.call('get_vault_guide');
       if (g.digest) {
-        must(g.digest.folders?.length && g.digest.most_linked?.length && g.digest.tags?.length, 'digest has folders, hubs and tags');
+        const n = (x: unknown) => (Array.isArray(x) ? x.length : x && typeof x === 'object' ? Object.keys(x).length : 0);
+        must(n(g.digest.folders) && n(g.digest.most_linked) && n(g.digest.tags), 'digest has folders, hubs and tags');
         mem.cursor = g.digest.changes_cursor;
         return;
       }
