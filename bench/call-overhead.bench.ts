@@ -85,6 +85,12 @@ console.log('| --- | --- | --- |');
 console.log(`| bare MCP SDK server | ${mb.toFixed(2)} | ${pct(tb, 0.9).toFixed(2)} |`);
 console.log(`| vault-mcp-server (list_folders, sample vault) | ${mo.toFixed(2)} | ${pct(to, 0.9).toFixed(2)} |`);
 console.log(`ratio ${(mo / mb).toFixed(2)}× (target ≤ 1.5×)`);
+// tools/list as a client asks it (the listing is built once per settings change, then served as is).
+const tl: number[] = [];
+for (let i = 0; i < 200; i++) { const t = performance.now(); await co.listTools(); tl.push(performance.now() - t); }
+const tlb: number[] = [];
+for (let i = 0; i < 200; i++) { const t = performance.now(); await cb.listTools(); tlb.push(performance.now() - t); }
+console.log(`tools/list round trip, 200 calls: ours p50 ${median(tl).toFixed(2)} ms (p90 ${pct(tl, 0.9).toFixed(2)}), bare one-tool server p50 ${median(tlb).toFixed(2)} ms (target ≤ 5 ms p50)`);
 await cb.close();
 await co.close();
 await bare.close();

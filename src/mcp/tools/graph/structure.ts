@@ -13,7 +13,7 @@ export const findOrphans = defineTool({
   name: 'find_orphans',
   title: 'Orphan notes',
   family: 'graph',
-  description: 'Notes with no link in or out.',
+  description: 'Notes with no link in or out (links to themselves do not count), by path.',
   input: z.strictObject({
     folder: folderFilter,
     ...pageInput(500, 50, 'Rows per page'),
