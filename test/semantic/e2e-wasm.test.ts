@@ -21,6 +21,6 @@ test('WASM backend: build and search over MCP with the GloVe model, WASM unpacke
     assert.match(st.model, /WASM, 1 thread/);
     const r = await call(client, 'semantic_search', { query: 'homemade loaf recipe' });
     assert.equal(r.structuredContent!.results[0].path, 'k/Bread.md', textOf(r));
-    assert.equal(r.structuredContent!.results[0].section, '#2');
+    assert.equal(r.structuredContent!.results[0].section, '#2 Method');
   } finally { await client.close(); await t.stop(); }
 });

@@ -91,6 +91,6 @@ test('the service on the WASM backend embeds in the worker, over MCP', { skip: m
     assert.equal(st.embedded, 2);
     const r = await call(client, 'semantic_search', { query: 'homemade loaf recipe' });
     assert.equal(r.structuredContent!.results[0].path, 'k/Bread.md', textOf(r));
-    assert.equal(r.structuredContent!.results[0].section, '#2');
+    assert.equal(r.structuredContent!.results[0].section, '#2 Method');
   } finally { await client.close(); await t.stop(); }
 });
