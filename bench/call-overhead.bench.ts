@@ -85,12 +85,25 @@ console.log('| --- | --- | --- |');
 console.log(`| bare MCP SDK server | ${mb.toFixed(2)} | ${pct(tb, 0.9).toFixed(2)} |`);
 console.log(`| vault-mcp-server (list_folders, sample vault) | ${mo.toFixed(2)} | ${pct(to, 0.9).toFixed(2)} |`);
 console.log(`ratio ${(mo / mb).toFixed(2)}× (target ≤ 1.5×)`);
-// tools/list as a client asks it (the listing is built once per settings change, then served as is).
+// tools/list (the listing is built once per settings change, then served as is): the raw HTTP round
+// trip, and through the SDK client, which also compiles a validator for every output schema it lists.
+const sid = (co.transport as StreamableHTTPClientTransport | undefined)?.sessionId;
+const rawList = async () => {
+  const t = performance.now();
+  const r = await fetch(ours.url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ours.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sid ?? '', 'mcp-protocol-version': '2025-06-18' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  });
+  const body = await r.text();
+  if (!body.includes('"list_folders"')) throw new Error(`tools/list failed: ${r.status} ${body.slice(0, 200)}`);
+  return performance.now() - t;
+};
+const tr: number[] = [];
+for (let i = 0; i < 200; i++) tr.push(await rawList());
 const tl: number[] = [];
-for (let i = 0; i < 200; i++) { const t = performance.now(); await co.listTools(); tl.push(performance.now() - t); }
-const tlb: number[] = [];
-for (let i = 0; i < 200; i++) { const t = performance.now(); await cb.listTools(); tlb.push(performance.now() - t); }
-console.log(`tools/list round trip, 200 calls: ours p50 ${median(tl).toFixed(2)} ms (p90 ${pct(tl, 0.9).toFixed(2)}), bare one-tool server p50 ${median(tlb).toFixed(2)} ms (target ≤ 5 ms p50)`);
+for (let i = 0; i < 100; i++) { const t = performance.now(); await co.listTools(); tl.push(performance.now() - t); }
+console.log(`tools/list (${(await co.listTools()).tools.length} tools): raw HTTP round trip p50 ${median(tr).toFixed(2)} ms, p90 ${pct(tr, 0.9).toFixed(2)} ms (target ≤ 5 ms p50); through the SDK client (which compiles every output schema) p50 ${median(tl).toFixed(2)} ms`);
 await cb.close();
 await co.close();
 await bare.close();
