@@ -14,6 +14,10 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { copyVault } from '../helpers/vault.js';
 import { startTestRuntime, type TestRuntime } from '../helpers/runtime.js';
 import { connect, call, textOf, type ToolResult } from '../helpers/server.js';
+import { listingFor } from '../../src/mcp/listing.js';
+import { allTools } from '../../src/mcp/tools/index.js';
+import { withDefaults } from '../../src/settings.js';
+import type { ServerDeps } from '../../src/mcp/tool.js';
 
 const MODEL = '/work/shared/fixtures/models/glove-static-100d';
 const KB = 1024;
@@ -65,10 +69,19 @@ test('tool definitions fit the budget: â‰¤ 24 KB model-visible, output schemas â
   assert.deepEqual(undescribed, []);
 });
 
-test('the listing is built once per settings: two calls give the same definitions', async () => {
+test('the listing is built once per settings: the same array until the settings change', async () => {
   const a = await c.listTools();
   const b = await c.listTools();
   assert.deepEqual(a, b);
+  const settings = { ...withDefaults({ port: 0 }) };
+  const deps = { settings: () => settings } as unknown as ServerDeps;
+  const tools = allTools().filter((t) => ['read', 'graph', 'write'].includes(t.family));
+  const first = listingFor(tools, deps);
+  assert.equal(listingFor(tools, deps), first, 'served from the cache');
+  settings.readCapChars = 1234;
+  const changed = listingFor(tools, deps);
+  assert.notEqual(changed, first, 'rebuilt after a settings change');
+  assert.match(changed.find((t) => t.name === 'read_note')!.description, /1234 characters/);
 });
 
 // One call per tool, aimed at its next steps: a page with more after it, a cut read, a job still working.
