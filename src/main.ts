@@ -227,6 +227,7 @@ export default class VaultMcpPlugin extends Plugin implements SettingsController
       register: (ref) => this.registerEvent(ref),
       classes: { TFile, TFolder },
       cacheDir: this.cacheDir,
+      allowedOutside: () => this.settings.symlinkAllowedFolders ?? [],
     });
     void this.host.ready();
     return this.host;
@@ -339,8 +340,10 @@ export default class VaultMcpPlugin extends Plugin implements SettingsController
 
   updateStatus(): void {
     if (!this.statusEl) return;
-    const statuses = this.runtime && this.server && this.state.kind === 'on' ? this.server.indexStatuses(this.runtime.deps) : [];
-    this.statusEl.setText(statusText(this.state, statuses));
-    this.statusEl.setAttr('aria-label', statusTooltip(this.state, statuses));
+    const live = this.runtime && this.server && this.state.kind === 'on' ? { rt: this.runtime, srv: this.server } : null;
+    const statuses = live ? live.srv.indexStatuses(live.rt.deps) : [];
+    const saves = live ? live.srv.saveProblems(live.rt.deps.host) : [];
+    this.statusEl.setText(statusText(this.state, statuses, saves));
+    this.statusEl.setAttr('aria-label', statusTooltip(this.state, statuses, saves));
   }
 }

@@ -26,6 +26,8 @@ import { clearTimeout, setTimeout } from 'node:timers';
 
 export const FEED_FILE = 'changes.jsonl';
 export const STATE_FILE = 'changes-state.json';
+/** Feed lines kept in memory while the disk refuses them. */
+const RETRY_MAX_LINES = 20_000;
 const OWN_TTL_MS = 30_000;
 const DAY_MS = 86_400_000;
 const yieldNow = () => new Promise<void>((r) => setTimeout(r, 0));
@@ -272,9 +274,16 @@ export class ChangeService {
         return;
       }
       if (!this.pendingLines.length) return;
-      const text = this.pendingLines.join('');
+      const lines = this.pendingLines;
       this.pendingLines = [];
-      await this.data.append(FEED_FILE, text);
+      try {
+        await this.data.append(FEED_FILE, lines.join(''));
+      } catch (e) {
+        // The disk refused (full, unwritable): the lines wait (bounded) and are written again later.
+        this.pendingLines = lines.concat(this.pendingLines).slice(-RETRY_MAX_LINES);
+        if (!this.stopped && !this.appendTimer) this.appendTimer = setTimeout(() => { this.appendTimer = null; void this.flushLines(); }, 5000);
+        throw e;
+      }
     }).catch((e) => this.o.log?.(`change feed: write failed: ${(e as Error).message}`));
     return this.appending;
   }
@@ -295,7 +304,11 @@ export class ChangeService {
 
   private scheduleSave(): void {
     if (this.saveTimer || this.stopped) return;
-    this.saveTimer = setTimeout(() => { this.saveTimer = null; void this.saveState().catch((e) => this.o.log?.(`change feed: state save failed: ${(e as Error).message}`)); }, this.o.saveDelayMs ?? 5000);
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      // A failed save is tried again (the disk may have been full for a while).
+      void this.saveState().catch((e) => { this.o.log?.(`change feed: state save failed: ${(e as Error).message}`); this.scheduleSave(); });
+    }, this.o.saveDelayMs ?? 5000);
     (this.saveTimer as { unref?: () => void }).unref?.();
   }
 

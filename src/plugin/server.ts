@@ -14,6 +14,7 @@ export { ObsidianHost } from '../host/obsidian/obsidianHost.js';
 export { acquireServeLock, ServeLockError } from '../host/serveLock.js';
 export { PortInUseError } from '../http/listen.js';
 export { indexStatuses } from '../services/indexReport.js';
+export { saveProblems } from '../services/saveReport.js';
 
 /** Size of the tools/list answer this key gets (what an agent pays in context): tools, characters,
  *  UTF-8 bytes and a token estimate (bytes / 4, the usual rule of thumb for JSON). */

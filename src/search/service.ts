@@ -264,9 +264,12 @@ export class KeywordService implements KeywordRanker {
     };
   }
 
+  /** Delay before retrying a save the disk refused (doubles up to a minute; reset by a success). */
+  private saveRetryMs = 0;
+
   private scheduleSave(): void {
     if (this.saveTimer || this.stopped) return;
-    this.saveTimer = setTimeout(() => { this.saveTimer = null; void this.save(); }, this.o.saveDelayMs ?? 3000);
+    this.saveTimer = setTimeout(() => { this.saveTimer = null; void this.save(); }, Math.max(this.saveRetryMs, this.o.saveDelayMs ?? 3000));
     (this.saveTimer as { unref?: () => void }).unref?.();
   }
 
@@ -280,9 +283,13 @@ export class KeywordService implements KeywordRanker {
       try {
         await this.o.host.cache.write(INDEX_FILE, encodeIndex(header, this.ms));
         if (!this.legacyRemoved) { this.legacyRemoved = true; await this.o.host.cache.remove(LEGACY_INDEX_FILE).catch(() => undefined); }
+        this.saveRetryMs = 0;
       } catch (e) {
+        // Full or unwritable cache folder: the index stays in memory and the save is tried again.
         this.dirty = true;
         this.log(`could not save (${(e as Error).message})`);
+        this.saveRetryMs = Math.min(60_000, Math.max(5000, this.saveRetryMs * 2));
+        this.scheduleSave();
       }
     })().finally(() => { this.saving = null; });
     await this.saving;

@@ -10,7 +10,8 @@ import type { VaultHost } from '../host/port.js';
 import type { Settings } from '../core/settings.js';
 import { contentHash } from '../core/hash.js';
 import { chunkNote, chunkingKey, type ChunkOptions } from '../core/chunk.js';
-import { globToRegExp } from '../core/glob.js';
+import { Retrier } from '../host/storageHealth.js';
+import { compileGlob } from '../core/glob.js';
 import { isNotePath, noteTitle } from '../core/paths.js';
 import { snapshotFromBytes } from '../services/noteText.js';
 import { VectorStore, fingerprintKey, type Fingerprint, type NoteHit } from './store.js';
@@ -122,6 +123,7 @@ export class SemanticService {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    this.saver.cancel();
     this.unsubscribe?.();
     await this.running?.catch(() => undefined);
     await this.save().catch((e) => this.deps.log?.(`semantic index save failed: ${(e as Error).message}`));
@@ -151,7 +153,7 @@ export class SemanticService {
   }
 
   private skipper(): (path: string) => boolean {
-    const res = this.settings().embeddingSkipGlobs.map(globToRegExp);
+    const res = this.settings().embeddingSkipGlobs.map(compileGlob);
     return (p) => res.some((r) => r.test(p));
   }
 
@@ -315,12 +317,12 @@ export class SemanticService {
         chunks += await this.withLock(() => this.embedNotes(take, embedder, store));
         const dt = (this.deps.now() - t0) / 1000;
         if (dt > 0.5 && chunks) this.rate = Math.round((chunks / dt) * 10) / 10;
-        if (this.deps.now() - this.lastSave > s.embeddingSaveIntervalS * 1000) await this.save();
+        if (this.deps.now() - this.lastSave > s.embeddingSaveIntervalS * 1000) await this.saver.run();
         this.emit();
         await yieldToUi();
       }
       if (!this.pending.size) this.rebuilding = null;
-      await this.save();
+      await this.saver.run();
       this.emit();
     })().finally(() => { this.running = null; });
     return this.running;
@@ -386,6 +388,8 @@ export class SemanticService {
     }
     return n;
   }
+
+  private readonly saver = new Retrier(() => this.save()); // a refused save (full disk) never stops embedding: retried later
 
   async save(): Promise<void> {
     const store = this.store;

@@ -35,7 +35,7 @@ process.env.XDG_CACHE_HOME = join(cacheHome, 'cache');
 process.env.XDG_CONFIG_HOME = join(cacheHome, 'config');
 
 /** What a user copies into the plugin folder (README "Install in Obsidian"). */
-export const PLUGIN_FILES = ['main.js', 'server.js', 'ort-wasm-simd.wasm.br', 'manifest.json', 'styles.css'];
+export const PLUGIN_FILES = ['main.js', 'server.js', 'ort-wasm-simd.wasm.br', 'bridge.cjs', 'manifest.json', 'styles.css'];
 
 /** Installs the plugin files into `<vault>/.obsidian/plugins/<id>/`. */
 export function installPlugin(vault: string, settings: Partial<Settings> = {}): string {

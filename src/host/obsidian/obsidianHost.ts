@@ -8,6 +8,7 @@ import { isNotePath } from '../../core/paths.js';
 import { FsDataStore } from '../fsDataStore.js';
 import { ObsidianWriter } from './obsidianWriter.js';
 import { pluginDataDir, vaultBasePath } from './paths.js';
+import { RealPathGate } from './realPaths.js';
 
 export { pluginDataDir, vaultBasePath };
 
@@ -24,11 +25,16 @@ export interface ObsidianHostOptions {
   /** How long ready() waits for the app to cache every note before it proceeds (the rest count as stale). */
   readyBoundMs?: number;
   now?: () => number;
+  /** Absolute outside folders a symlink may lead into (setting symlinkAllowedFolders); default none. */
+  allowedOutside?: () => readonly string[];
 }
 
 /** A note changed longer ago than this with a cache present counts as done even without an event
  *  (Obsidian does not re-parse, and so fires nothing, when the content hash is unchanged). */
 const PENDING_GRACE_MS = 5000;
+
+/** How long a call waits for the app's watcher to list (or drop) a path another program changed on disk. */
+const SYNC_WAIT_MS = 2000;
 
 /** ready() proceeds after this long even if the app never caches some note (they are reported stale). */
 const READY_BOUND_MS = 20_000;
@@ -46,6 +52,9 @@ export class ObsidianHost implements VaultHost {
   readonly data: DataStore;
   readonly cache: DataStore;
   readonly writer: ObsidianWriter;
+  /** The symlink rule: the app follows links, so paths it lists are checked against their real location. */
+  private readonly gate: RealPathGate;
+  private surveyDone = false;
   private readonly app: App;
   private readonly TFile: Ctor<TFile>;
   private readonly TFolder: Ctor<TFolder>;
@@ -83,6 +92,7 @@ export class ObsidianHost implements VaultHost {
     this.cache = opts.cacheDir && opts.cacheDir !== this.data.dir ? new FsDataStore(opts.cacheDir) : this.data;
     this.readyBoundMs = opts.readyBoundMs ?? READY_BOUND_MS;
     this.writer = new ObsidianWriter({ app: opts.app, basePath: this.basePath, classes: opts.classes });
+    this.gate = new RealPathGate(this.basePath, { allowedOutside: opts.allowedOutside, forbidden: () => [this.data.dir, this.cache.dir] });
     const r = opts.register;
     r(v.on('create', (f) => this.onVault('create', f)));
     r(v.on('modify', (f) => this.onVault('modify', f)));
@@ -106,6 +116,8 @@ export class ObsidianHost implements VaultHost {
     this.links = null;
     if (type !== 'modify') this.byNfc = null;
     this.trackStat(type, f, oldPath);
+    // A link created (or moved in) after the start-up survey is judged now; until then reads are refused anyway.
+    if (this.surveyDone && (type === 'create' || type === 'rename') && !hidden(f.path)) void this.gate.observe(f.path);
     if (!(f instanceof this.TFile) || hidden(f.path)) return;
     const path = f.path.normalize('NFC');
     if (type === 'delete') {
@@ -157,7 +169,12 @@ export class ObsidianHost implements VaultHost {
   }
 
   ready(): Promise<void> {
-    this.readyPromise ??= new Promise<void>((resolve) => {
+    this.readyPromise ??= Promise.all([this.cachesReady(), this.gate.survey().then(() => { this.surveyDone = true; })]).then(() => undefined);
+    return this.readyPromise;
+  }
+
+  private cachesReady(): Promise<void> {
+    return new Promise<void>((resolve) => {
       let timer: number | null = null;
       let done = false;
       const started = this.now();
@@ -178,7 +195,6 @@ export class ObsidianHost implements VaultHost {
       // 'resolved' is the signal; the poll covers a cache that fills without one, and the bound.
       if (!done) timer = window.setInterval(check, Math.min(500, this.readyBoundMs));
     });
-    return this.readyPromise;
   }
 
   private prune(map: Map<string, number>): void {
@@ -250,38 +266,66 @@ export class ObsidianHost implements VaultHost {
     }
     this.fileList ??= [...this.fileStats.values()];
     // A copy: callers sort and filter what they get.
-    return this.fileList.slice();
+    return this.gate.refusing ? this.fileList.filter((f) => this.gate.visible(f.path)) : this.fileList.slice();
   }
 
   folders(): string[] {
-    return this.app.vault.getAllFolders(false).filter((f) => !hidden(f.path)).map((f) => nfc(f.path));
+    return this.app.vault.getAllFolders(false).filter((f) => !hidden(f.path)).map((f) => nfc(f.path)).filter((p) => this.gate.visible(p));
   }
 
   stat(path: string): FileStat | null {
     const f = this.lookup(path);
-    return f instanceof this.TFile && !hidden(f.path) ? this.toStat(f) : null;
+    return f instanceof this.TFile && !hidden(f.path) && this.gate.visible(nfc(f.path)) ? this.toStat(f) : null;
   }
 
   isFolder(path: string): boolean {
-    return path === '' || this.lookup(path) instanceof this.TFolder;
+    return path === '' || (this.lookup(path) instanceof this.TFolder && this.gate.visible(path.normalize('NFC')));
+  }
+
+  /**
+   * Before a tool answers about `path` (freshness middleware): when the disk and the app's view
+   * disagree on whether it exists (another program saved or removed it a moment ago), waits, bounded,
+   * for the app's watcher to catch up, so the next call after an outside save finds the note.
+   * Contents are always read from disk, so an entry the app knows is never answered stale.
+   */
+  async sync(path: string): Promise<void> {
+    const rel = path.normalize('NFC');
+    const known = () => !!this.lookup(rel);
+    const onDisk = await this.app.vault.adapter.exists(this.lookup(rel)?.path ?? rel).catch(() => known());
+    const until = this.now() + SYNC_WAIT_MS;
+    while (known() !== onDisk && this.now() < until && !this.closed) await new Promise((r) => window.setTimeout(r, 25));
+    await this.gate.settle(rel); // a path the app just listed is shown once the symlink rule has judged it
+  }
+
+  /** See VaultHost.realPathOf: a file link's real vault path, null inside an allow-listed outside folder. */
+  realPathOf(path: string): string | null | undefined {
+    return this.gate.realPathOf(path.normalize('NFC'));
   }
 
   // Reads go to disk (vault.read / readBinary), not cachedRead: the cached copy can lag behind a
   // change made outside the app (sync, git, the CLI) until the watcher reports it, and the hash we
   // return must describe the bytes an expected_hash check will later compare against.
   async readText(path: string): Promise<string> {
-    return this.app.vault.read(this.file(path));
+    return this.app.vault.read(await this.readable(path));
   }
 
   async readBytes(path: string): Promise<Uint8Array> {
-    return new Uint8Array(await this.app.vault.readBinary(this.file(path)));
+    return new Uint8Array(await this.app.vault.readBinary(await this.readable(path)));
+  }
+
+  /** The file for a read, after checking its real location on disk (the app would follow any link). */
+  private async readable(path: string): Promise<TFile> {
+    const f = this.file(path);
+    if (!this.gate.visible(nfc(f.path))) throw Object.assign(new Error(`ENOENT: no file "${path}" in the vault`), { code: 'ENOENT' });
+    await this.gate.checkRead(nfc(f.path), f.path);
+    return f;
   }
 
   // ---- metadata ----
 
   metadata(path: string): NoteMetadata | null {
     const f = this.lookup(path);
-    if (!(f instanceof this.TFile) || !isNotePath(f.path)) return null;
+    if (!(f instanceof this.TFile) || !isNotePath(f.path) || !this.gate.visible(nfc(f.path))) return null;
     // CachedMetadata is structurally a superset of NoteMetadata (core/markdown/metadata.ts).
     const cache: NoteMetadata | null = this.app.metadataCache.getFileCache(f);
     return cache;
@@ -294,7 +338,8 @@ export class ObsidianHost implements VaultHost {
     const dest = mc.getFirstLinkpathDest(linkpath, source)
       ?? (nfc !== linkpath ? mc.getFirstLinkpathDest(nfc, source) : null)
       ?? (NON_ASCII.test(nfc) ? mc.getFirstLinkpathDest(nfc.normalize('NFD'), source) : null);
-    return dest ? dest.path.normalize('NFC') : null;
+    const out = dest ? dest.path.normalize('NFC') : null;
+    return out !== null && this.gate.visible(out) ? out : null;
   }
 
   private linkMaps() {
@@ -305,7 +350,7 @@ export class ObsidianHost implements VaultHost {
       const norm = (m: Record<string, Record<string, number>>, inner: boolean) => {
         const out: Record<string, Record<string, number>> = {};
         for (const src in m) {
-          if (hidden(src)) continue;
+          if (hidden(src) || !this.gate.visible(nfc(src))) continue;
           const targets = m[src];
           let row = targets;
           if (inner) {
@@ -315,6 +360,8 @@ export class ObsidianHost implements VaultHost {
               for (const [k, n] of Object.entries(targets)) { const key = nfc(k); row[key] = (row[key] ?? 0) + n; }
               break;
             }
+            // Links into a path the symlink rule refuses are not links.
+            if (this.gate.refusing && Object.keys(row).some((k) => !this.gate.visible(nfc(k)))) row = Object.fromEntries(Object.entries(row).filter(([k]) => this.gate.visible(nfc(k))));
           }
           out[nfc(src)] = row;
         }

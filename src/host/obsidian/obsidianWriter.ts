@@ -7,10 +7,9 @@
 // Frontmatter edits use Vault.process with the yaml Document API rather than
 // FileManager.processFrontMatter, which re-serialises the block and drops comments.
 // Only type imports from 'obsidian': runtime classes come in through the constructor.
-import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
 import type { App, TAbstractFile, TFile, TFolder } from 'obsidian';
 import type { FileStat } from '../port.js';
+import { hardLinked, symlinkOnPath } from '../containment.js';
 import { WriteError, type Check, type ProcessResult, type RenameResult, type VaultWriter } from '../writer.js';
 import { PathLocks } from '../pathLock.js';
 import { isNotePath } from '../../core/paths.js';
@@ -63,10 +62,16 @@ export class ObsidianWriter implements VaultWriter {
     return f;
   }
 
-  /** Writes never follow a symbolic link in the final component. */
-  private async noSymlink(f: TAbstractFile): Promise<void> {
-    const st = await fs.lstat(join(this.o.basePath, f.path)).catch(() => null);
-    if (st?.isSymbolicLink()) throw new WriteError('symlink', `"${f.path}" is a symbolic link; writes never follow one`, f.path);
+  /** Writes never follow a symbolic link in ANY component (the app's own writes would follow it). */
+  private async noSymlink(f: TAbstractFile | string): Promise<void> {
+    const path = typeof f === 'string' ? f : f.path;
+    const at = await symlinkOnPath(this.o.basePath, path);
+    if (at !== null) throw new WriteError('symlink', at === path.normalize('NFC') ? `"${at}" is a symbolic link; writes never follow one` : `"${at}" (a folder on the way to "${path}") is a symbolic link; writes never follow one`, at);
+  }
+
+  /** The app writes files in place: a file with other names (a hard link) would change under all of them. */
+  private async notHardLinked(f: TFile): Promise<void> {
+    if (await hardLinked(this.o.basePath, f.path)) throw new WriteError('outside', `"${f.path}" has other names on disk (a hard link), which a write in the app would change too; it is not written`, f.path);
   }
 
   private async taken(path: string): Promise<boolean> {
@@ -101,6 +106,7 @@ export class ObsidianWriter implements VaultWriter {
   async create(path: string, data: Uint8Array | string): Promise<FileStat> {
     return this.locks.run([path], async () => {
       if (await this.taken(path)) throw new WriteError('exists', `"${path}" already exists`, path);
+      await this.noSymlink(path); // before any folder is made
       const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
       await this.ensureFolder(dir);
       const bytes = toBytes(data);
@@ -123,6 +129,7 @@ export class ObsidianWriter implements VaultWriter {
     return this.locks.run([path], async () => {
       const f = this.file(path);
       await this.noSymlink(f);
+      await this.notHardLinked(f);
       const before = new Uint8Array(await this.app.vault.readBinary(f));
       const out = fn(before);
       if (out === null) return { before, after: before, changed: false };
@@ -148,6 +155,7 @@ export class ObsidianWriter implements VaultWriter {
         if (!(f instanceof this.o.classes.TFile)) throw new WriteError('not_file', `"${path}" is a folder`, path);
         await this.noSymlink(f);
         if (!opts.overwrite) throw new WriteError('exists', `"${path}" already exists`, path);
+        await this.notHardLinked(f);
         const before = new Uint8Array(await this.app.vault.readBinary(f));
         opts.check?.(before);
         // No atomic process for binary data in the app API: modifyBinary replaces the whole file.
@@ -155,6 +163,7 @@ export class ObsidianWriter implements VaultWriter {
         return { created: false };
       }
       if (await this.app.vault.adapter.exists(path)) throw new WriteError('exists', `"${path}" already exists`, path);
+      await this.noSymlink(path);
       opts.check?.(null);
       await this.ensureFolder(path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
       await this.app.vault.createBinary(path, buffer(data));
@@ -168,6 +177,7 @@ export class ObsidianWriter implements VaultWriter {
       if (!f) throw new WriteError('missing', `"${from}" does not exist`, from);
       await this.noSymlink(f);
       if (await this.taken(to)) throw new WriteError('exists', `"${to}" already exists`, to);
+      await this.noSymlink(to);
       if (opts.check && f instanceof this.o.classes.TFile) opts.check(new Uint8Array(await this.app.vault.readBinary(f)));
       await this.ensureFolder(to.includes('/') ? to.slice(0, to.lastIndexOf('/')) : '');
       const appUpdates = !!(this.app.vault as unknown as { getConfig(k: string): unknown }).getConfig('alwaysUpdateLinks');
@@ -211,12 +221,14 @@ export class ObsidianWriter implements VaultWriter {
   }
 
   async mkdir(path: string): Promise<void> {
+    await this.noSymlink(path);
     await this.ensureFolder(path);
   }
 
   async removeEmptyFolder(path: string): Promise<boolean> {
     const f = this.lookup(path);
     if (!(f instanceof this.o.classes.TFolder) || f.children.length) return false;
+    if (await symlinkOnPath(this.o.basePath, f.path)) return false;
     // Empty: the user's deletion setting decides, as when they delete an empty folder themselves.
     await this.app.fileManager.trashFile(f);
     return true;

@@ -8,7 +8,7 @@ import { basename, inFolder } from '../../core/paths.js';
 import { refuse } from '../../core/errors.js';
 import { isoUtc } from '../../core/time.js';
 import { pageAfter } from '../../core/cursor.js';
-import { globToRegExp } from '../../core/glob.js';
+import { compileGlob, GLOB_MAX_LENGTH } from '../../core/glob.js';
 import { mimeOf, isTextLike } from '../../core/mime.js';
 
 export const readFile = defineTool({
@@ -85,7 +85,7 @@ export const listFiles = defineTool({
   description: 'Files of any type in a folder with size, type and time, optionally by a name glob ("*.png"). Notes with tags: list_notes.',
   input: z.strictObject({
     folder: z.string().default('').describe('Folder; "" = root'),
-    pattern: z.string().optional().describe('Name glob: * ? [abc]'),
+    pattern: z.string().max(GLOB_MAX_LENGTH).optional().describe('Name glob: * ? [abc]'),
     recursive: z.boolean().default(false).describe('With sub-folders'),
     limit: z.number().int().min(1).max(1000).default(100).describe('Rows per page'),
     cursor: pageCursor,
@@ -99,7 +99,7 @@ export const listFiles = defineTool({
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const folder = ctx.vault.folderArg(args.folder) ?? '';
-    const re = args.pattern ? globToRegExp(args.pattern) : null;
+    const re = args.pattern ? compileGlob(args.pattern) : null;
     const rows = ctx.vault.files()
       .filter((f) => (args.recursive ? (folder === '' ? true : inFolder(f.path, folder)) : (f.path.lastIndexOf('/') === (folder === '' ? -1 : folder.length) && (folder === '' || f.path.startsWith(folder + '/')))))
       .filter((f) => !re || re.test(basename(f.path)))

@@ -78,6 +78,7 @@ export const getHistory = defineTool({
   }),
   annotations: READ_ONLY,
   available,
+  unavailableHint: 'the vault is not a git work tree (or git is not installed)',
   async handler(args, ctx) {
     const git = gitOf(ctx);
     const t = target(ctx, args.path);
@@ -138,6 +139,7 @@ export const getDiff = defineTool({
   }),
   annotations: READ_ONLY,
   available,
+  unavailableHint: 'the vault is not a git work tree (or git is not installed)',
   async handler(args, ctx) {
     const git = gitOf(ctx);
     const path = normalizeFilePath(args.path);

@@ -13,7 +13,8 @@ import { buildOutline, sectionAt, sectionLabel } from '../../core/markdown/secti
 import { answer, cursorField, hintOut, nextCursorOut, pathOut, waitInput } from './results.js';
 import type { HitKey } from '../../search/keywordIndex.js';
 import { runAsJob, workingFields } from '../../jobs/jobs.js';
-import { clearInterval, setInterval, setTimeout } from 'node:timers';
+import { clearInterval, setInterval } from 'node:timers';
+import { FIRST_BUILD_WAIT_MS, waitAtMost } from '../../search/types.js';
 
 function keyword(deps: ServerDeps): KeywordService | undefined {
   const k = deps.services.keyword;
@@ -65,11 +66,8 @@ export const keywordSearch = defineTool({
     const svc = keyword(ctx.deps)!;
     let waited: boolean | null = null;
     if (args.wait_for_pending_writes) waited = await svc.waitForPending(10_000);
-    const reason = svc.unavailableReason();
-    if (reason && !args.wait_for_pending_writes) {
-      // Still building: wait a little, then answer from what is indexed so far.
-      await Promise.race([svc.ready(), new Promise((r) => setTimeout(r, 2000))]);
-    }
+    // The first search after start waits (bounded) for the first build, then answers from what is indexed.
+    if (svc.unavailableReason() && !args.wait_for_pending_writes) await waitAtMost(svc.ready(), FIRST_BUILD_WAIT_MS);
     const accept = notePredicate(ctx.vault, { folder: ctx.vault.folderArg(args.folder), tags: args.tags, frontmatter: args.frontmatter });
     const fp = fingerprint(args);
     let after: HitKey | undefined;
@@ -114,7 +112,7 @@ export const keywordSearch = defineTool({
     ].join('\n');
     const res = answer({ results, total, total_all: totalAll, ...cursorField(next_cursor) }, body, [
       next_cursor && `More: pass next_cursor as cursor (${offset + results.length} of ${total} shown).`,
-      stale && `Index still building: ${pending || 'some'} notes are not indexed yet, so results may be incomplete; pass wait_for_pending_writes=true for a complete answer.`,
+      stale && `Index still building: ${svc.unavailableReason() ?? `${pending || 'some'} notes are not indexed yet`}; results may be incomplete. Pass wait_for_pending_writes=true for a complete answer.`,
     ]);
     return { ...res, meta: { index_stale: stale, ...(waited === false ? { wait_timed_out: true } : {}) } };
   },
@@ -154,7 +152,7 @@ export const reindex = defineTool({
       return { state: s.state, indexed: s.indexed, pending: s.pending, ...(s.skipped ? { skipped: s.skipped } : {}), ...(s.detail ? { detail: s.detail } : {}) };
     };
     return runAsJob<ReindexOut>(ctx, 'reindex', async (job) => {
-      const report = () => { const p = svc.details().progress; job.progress(`${p.done} of ${p.total} notes`); };
+      const report = () => { const p = svc.details().progress; job.progress(`${p.done} of ${p.total} notes`, p.done, p.total); };
       const timer = setInterval(report, 500);
       (timer as { unref?: () => void }).unref?.();
       try { await svc.reindex(args.force); } finally { clearInterval(timer); }

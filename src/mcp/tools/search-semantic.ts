@@ -13,7 +13,7 @@ import { rrf } from '../../core/fusion.js';
 import { notePredicate } from '../../semantic/filters.js';
 import { SemanticUnavailable, type SemanticService } from '../../semantic/service.js';
 import type { NoteHit, VectorStore } from '../../semantic/store.js';
-import type { KeywordRanker, KeywordRanked } from '../../search/types.js';
+import { FIRST_BUILD_WAIT_MS, staleStatus, waitAtMost, type KeywordRanker, type KeywordRanked } from '../../search/types.js';
 import { runAsJob, workingFields, JOB_SOFT_DEADLINE_MS } from '../../jobs/jobs.js';
 
 export const ROUTING = 'Exact identifiers, names: keyword_search; paraphrased: semantic_search; unsure: hybrid_search.';
@@ -171,8 +171,12 @@ export const hybridSearch = defineTool({
     const accept = notePredicate(ctx.vault, { folder: ctx.vault.folderArg(args.folder), tags: args.tags, frontmatter: args.frontmatter });
 
     let kwRows: KeywordRanked[] | null = null;
-    let kwReason: string | null = kw ? (kw.unavailableReason?.() ?? null) : 'keyword search is not installed on this server';
-    if (kw && !kwReason) {
+    // The first search after start waits (bounded) for the first keyword build, then ranks what is
+    // indexed so far and says so in structuredContent, instead of refusing.
+    if (kw?.unavailableReason?.()) await waitAtMost(kw.ready?.(), FIRST_BUILD_WAIT_MS);
+    const kwBuilding = kw?.unavailableReason?.() ?? null;
+    let kwReason: string | null = kw ? null : 'keyword search is not installed on this server';
+    if (kw) {
       try { kwRows = await kw.rank(args.query, { limit: HYBRID_DEPTH, accept, signal: ctx.signal }); } catch (e) { kwReason = `keyword search failed: ${(e as Error).message}`; }
     }
     let semHits: NoteHit[] | null = null;
@@ -199,9 +203,13 @@ export const hybridSearch = defineTool({
     const best = semHits?.[0]?.score ?? -1;
     const confidence: 'ok' | 'low' = allKw || (semHits !== null && best >= (svc?.settings().semanticLowSimilarity ?? 0.35)) ? 'ok' : 'low';
     const pend = svc && semHits ? pendingInfo(svc, accept) : {};
+    const kwStale = !!kwBuilding || !!kw?.stale?.();
     const lines = results.map((r, i) => `${i + 1}. ${r.path}${r.section ? ` ${r.section}` : ''}  (score ${r.score.toFixed(4)}; keyword #${r.keyword_rank ?? '–'}, semantic #${r.semantic_rank ?? '–'})${r.preview ? `\n   ${r.preview}` : ''}`);
     const text = [`arms: ${arms}`, `confidence: ${confidence}`, ...(lines.length ? lines : ['No note matches.'])].join('\n');
-    return { ...answer({ arms, confidence, results, ...pend }, text, [pendingHint(pend), staleHint(deps, svc)]), meta: staleMeta(deps, svc) };
+    return {
+      ...answer({ arms, confidence, results, ...pend }, text, [pendingHint(pend), kwStale && `Keyword index still building: ${staleStatus(kwBuilding)}`, staleHint(deps, svc)]),
+      meta: { index_stale: staleMeta(deps, svc).index_stale || kwStale },
+    };
   },
 });
 
@@ -338,7 +346,7 @@ export const buildEmbeddings = defineTool({
       try { await svc.ready(); } catch (e) {
         refuse('unavailable', `Cannot build embeddings: ${unavailableMessage(e)}.`, { reason: unavailableMessage(e) });
       }
-      const off = svc.onProgress((st) => job.progress(`${st.embedded} notes embedded, ${st.pending} pending`));
+      const off = svc.onProgress((st) => job.progress(`${st.embedded} notes embedded, ${st.pending} pending`, st.embedded, st.embedded + st.pending));
       try {
         await svc.build(args.force, 2 ** 31 - 1);
       } finally { off(); }
