@@ -18,6 +18,7 @@ import { contentHash } from '../core/hash.js';
 import { isNotePath } from '../core/paths.js';
 import { changeSettings } from './settings.js';
 import { decodeState, encodeState, type LoadedState } from './stateFile.js';
+import { SnapshotMap } from './snapshotMap.js';
 import {
   cursorOf, diffState, feedText, pairMoves, parseCursor, parseFeed, retain,
   type ChangeEvent, type ChangeKind, type NoteState,
@@ -60,7 +61,7 @@ export class ChangeService {
   private readonly data: DataStore;
   private readonly now: () => number;
   private events: ChangeEvent[] = [];
-  private state = new Map<string, NoteState>();
+  private state = new SnapshotMap<string, NoteState>();
   private seq = 0;
   private prunedBefore = { t: 0, n: 0 };
   private readonly own = new Map<string, OwnRecord[]>();
@@ -325,9 +326,13 @@ export class ChangeService {
   }
 
   private async writeState(): Promise<void> {
-    // A snapshot first (the encoding yields, and events may change this.state meanwhile).
+    // A snapshot (the encoding yields, and events may change this.state meanwhile): copy on write,
+    // so taking it costs nothing however large the vault.
     const header = { seq: this.seq, saved: this.now(), pruned_before_t: this.prunedBefore.t, pruned_before_n: this.prunedBefore.n };
-    await this.data.write(STATE_FILE, await encodeState(header, new Map(this.state)));
+    const snap = this.state.snapshot();
+    let text: string;
+    try { text = await encodeState(header, snap.entries); } finally { snap.close(); }
+    await this.data.write(STATE_FILE, text);
   }
 
   private async loadState(): Promise<{ state: LoadedState | null; problem: string | null }> {
@@ -362,7 +367,7 @@ export class ChangeService {
     }
 
     const prev = state.files;
-    this.state = new Map(prev);
+    this.state = new SnapshotMap(prev);
     const diffs = diffState(prev, notes.map((f) => ({ path: f.path, m: f.mtime, s: f.size })));
     const created: { path: string; h: string | null }[] = [];
     const deleted: { path: string; h: string | null }[] = [];

@@ -52,6 +52,9 @@ export interface VaultHost {
 
   /** Every file outside dot-folders. */
   files(): FileStat[];
+  /** How many of files() are notes (.md), for hosts that keep the count (status polls call this
+   *  every few seconds: at 100k files, copying and filtering the list each time was a long task). */
+  noteCount?(): number;
   /** Every folder outside dot-folders, without the root. */
   folders(): string[];
   stat(path: string): FileStat | null;

@@ -31,7 +31,8 @@ export function statusText(state: ServerState, statuses: IndexStatus[] = [], sav
       // Progress of the indexes still working: notes indexed of indexed + pending.
       const busy = statuses.filter((s) => s.state === 'building' || s.state === 'loading');
       const done = busy.reduce((k, s) => k + s.indexed, 0);
-      return `MCP: on :${state.port} · indexing ${n}${done > 0 ? ` (${done}/${done + n})` : ''}`;
+      // "indexing 2400/6571": notes done of all; "indexing 12 notes" before the first is done.
+      return `MCP: on :${state.port} · indexing ${done > 0 ? `${done}/${done + n}` : `${n} note${n === 1 ? '' : 's'}`}`;
     }
   }
 }

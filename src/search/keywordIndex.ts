@@ -20,7 +20,22 @@ function docFreq(ms: MiniSearch<IndexedDoc>, term: string): number {
   const fieldMap = (ms as unknown as { _index: { get(t: string): Map<number, Map<number, number>> | undefined } })._index.get(term);
   if (!fieldMap) return 0;
   let n = 0;
-  for (const docs of fieldMap.values()) n = Math.max(n, docs.size);
+  for (const docs of fieldMap.values()) n = Math.max(n, liveSize(ms, docs));
+  return n;
+}
+
+/**
+ * Live notes in a posting list. Until the vacuum (vacuum.ts) a list still holds the notes replaced or
+ * deleted since, and counting them would skew BM25's idf, even below zero for common words after many
+ * edits (so answers would differ from the same index reloaded). Counted only while there is dirt.
+ */
+function liveSize(ms: MiniSearch<IndexedDoc>, postings: Map<number, number>): number {
+  const ix = ms as unknown as { _dirtCount: number; _documentIds: Map<number, string> };
+  if (!ix._dirtCount) return postings.size;
+  const packed = (postings as { pairs?: Uint32Array | null }).pairs;
+  let n = 0;
+  if (packed) { for (let i = 0; i < packed.length; i += 2) if (ix._documentIds.has(packed[i])) n++; return n; }
+  for (const d of postings.keys()) if (ix._documentIds.has(d)) n++;
   return n;
 }
 
@@ -95,6 +110,8 @@ export function miniSearchOptions(analyzer: Analyzer) {
     tokenize: (text: string, field?: string) => terms(text, analyzer, !!(field && KEEP_STOP[field])),
     processTerm: (t: string) => t,
     searchOptions: { tokenize: (s: string) => [s], processTerm: (t: string) => t },
+    // The service vacuums in time slices itself (vacuum.ts): MiniSearch's batches held the thread 100+ ms.
+    autoVacuum: false,
   };
 }
 
@@ -117,6 +134,18 @@ const changed = new WeakSet<MiniSearch<IndexedDoc>>();
  * term of a field is looked up in the term tree once with its count, not once per occurrence.
  */
 export function addDoc(ms: MiniSearch<IndexedDoc>, doc: IndexedDoc, analyzer: Analyzer): void {
+  const steps = addDocSteps(ms, doc, analyzer);
+  while (!steps.next().done) { /* all at once */ }
+}
+
+/**
+ * addDoc as steps, for a caller that gives the event loop turns between them (service.ts): a long note
+ * (the Hub vault has 300 KB ones; notes up to 5 MB are indexed) is analysed in pieces of about 32 KB cut
+ * at white space (no word spans white space, so the terms are the same) and its terms are inserted a few
+ * thousand postings at a time. The note is registered only after its analysis, so until the last step
+ * a query may see it partly indexed; the caller keeps saves out until the steps are done.
+ */
+export function* addDocSteps(ms: MiniSearch<IndexedDoc>, doc: IndexedDoc, analyzer: Analyzer): Generator<void, void> {
   const ix = ms as unknown as {
     _idToShortId: Map<string, number>;
     _fieldIds: Record<string, number>;
@@ -127,25 +156,49 @@ export function addDoc(ms: MiniSearch<IndexedDoc>, doc: IndexedDoc, analyzer: An
     addFieldLength(short: number, fieldId: number, count: number, length: number): void;
   };
   if (ix._idToShortId.has(doc.id)) throw new Error(`MiniSearch: duplicate ID ${doc.id}`);
-  const short = ix.addDocumentId(doc.id);
-  ix.saveStoredFields(short, doc);
-  const counts = new Map<string, number>();
+  const fields: [number, Map<string, number>][] = [];
   for (const field of FIELDS) {
     const value = doc[field];
     if (value == null) continue;
-    counts.clear();
-    for (const t of terms(String(value), analyzer, !!KEEP_STOP[field])) counts.set(t, (counts.get(t) ?? 0) + 1);
-    const fid = ix._fieldIds[field];
-    ix.addFieldLength(short, fid, ix._documentCount - 1, counts.size);
+    const counts = new Map<string, number>();
+    for (const piece of textPieces(String(value))) {
+      for (const t of terms(piece, analyzer, !!KEEP_STOP[field])) counts.set(t, (counts.get(t) ?? 0) + 1);
+      yield;
+    }
+    fields.push([ix._fieldIds[field], counts]);
+  }
+  if (ix._idToShortId.has(doc.id)) throw new Error(`MiniSearch: duplicate ID ${doc.id}`);
+  const short = ix.addDocumentId(doc.id);
+  ix.saveStoredFields(short, doc);
+  for (const [fid, counts] of fields) ix.addFieldLength(short, fid, ix._documentCount - 1, counts.size);
+  let work = 0;
+  for (const [fid, counts] of fields) {
     for (const [t, n] of counts) {
       if (!t) continue;
       const data = ix._index.fetch(t, newFieldMap);
       let postings = data.get(fid);
       if (!postings) { postings = new Map(); data.set(fid, postings); }
+      // A packed list (persist.ts) becomes a Map at its first change: that costs its length.
+      work += 1 + ((postings as { pairs?: Uint32Array | null }).pairs?.length ?? 0) / 2;
       postings.set(short, (postings.get(short) ?? 0) + n);
+      if (work > 4096) { work = 0; changed.add(ms); yield; }
     }
   }
   changed.add(ms);
+}
+
+/** A text in pieces of about `size` characters, each cut just before a white-space character. */
+function* textPieces(text: string, size = 32_768): Generator<string> {
+  if (text.length <= size) { yield text; return; }
+  const space = /\s/g;
+  let at = 0;
+  while (at < text.length) {
+    space.lastIndex = Math.min(text.length, at + size);
+    const m = space.exec(text);
+    const end = m ? m.index : text.length;
+    yield text.slice(at, end);
+    at = end;
+  }
 }
 const newFieldMap = () => new Map<number, Map<number, number>>();
 
@@ -443,7 +496,7 @@ async function pageWith(ms: MiniSearch<IndexedDoc>, q: ParsedQuery, analyzer: An
           const fid = fieldIds[f];
           const postings = e.data.get(fid);
           if (!postings) continue;
-          const n = postings.size;
+          const n = liveSize(ms, postings);
           const idf = Math.log(1 + (N - n + 0.5) / (n + 0.5));
           const avg = ix._avgFieldLength[fid];
           const w = e.weight * boostTerm * BOOSTS[FIELDS[f]];

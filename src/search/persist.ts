@@ -87,14 +87,87 @@ export class PackedPostings extends Map<number, number> {
   override forEach(fn: (v: number, k: number, m: Map<number, number>) => void, self?: unknown): void { this.unpack(); super.forEach(fn, self); }
 }
 
-/** Serializes the header (any JSON value) and the index. */
+/** Serializes the header (any JSON value) and the index, in one go (tests, small indexes). */
 export function encodeIndex(header: unknown, ms: MiniSearch<IndexedDoc>): Uint8Array {
+  const steps = encodeSteps(header, ms);
+  for (;;) { const r = steps.next(); if (r.done) return r.value; }
+}
+
+/**
+ * The same bytes, giving the event loop a turn (`pause`) whenever `sliceMs` has passed: a 6.5k-note
+ * index took 300–700 ms to encode in one piece, a frozen app at every save. The caller keeps the index
+ * unchanged until this resolves (service.ts holds its updates meanwhile).
+ */
+export async function encodeIndexSliced(header: unknown, ms: MiniSearch<IndexedDoc>, sliceMs = 12, pause: () => Promise<void> = turn): Promise<Uint8Array> {
+  const steps = encodeSteps(header, ms);
+  let start = Date.now();
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    if (Date.now() - start > sliceMs) { await pause(); start = Date.now(); }
+  }
+}
+
+const turn = () => new Promise<void>((r) => setTimeout(r, 0));
+
+/** JSON.stringify for plain data (and Maps, as objects), as pieces, with a step after every few hundred entries of a large
+ *  object or array (a 100k-note header is megabytes of JSON). Same text as JSON.stringify. */
+function* jsonPieces(v: unknown, out: string[]): Generator<void, void> {
+  // A Map is written as an object (what Object.fromEntries would make of it; keys as strings).
+  if (v instanceof Map) {
+    out.push('{');
+    let first = true;
+    let i = 0;
+    for (const [k, x] of v as Map<unknown, unknown>) {
+      if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
+      out.push(`${first ? '' : ','}${JSON.stringify(String(k))}:`);
+      first = false;
+      yield* jsonPieces(x, out);
+      if ((++i & 511) === 0) yield;
+    }
+    out.push('}');
+    return;
+  }
+  if (Array.isArray(v) && v.length > 512) {
+    out.push('[');
+    for (let i = 0; i < v.length; i++) {
+      if (i) out.push(',');
+      const item: unknown = v[i];
+      out.push(JSON.stringify(item) ?? 'null');
+      if ((i & 511) === 511) yield;
+    }
+    out.push(']');
+    return;
+  }
+  if (v && typeof v === 'object' && !Array.isArray(v) && typeof (v as { toJSON?: unknown }).toJSON !== 'function') {
+    const keys = Object.keys(v);
+    if (keys.length > 512 || keys.some((k) => { const x = (v as Record<string, unknown>)[k]; return !!x && typeof x === 'object'; })) {
+      out.push('{');
+      let first = true;
+      for (let i = 0; i < keys.length; i++) {
+        const x = (v as Record<string, unknown>)[keys[i]];
+        if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
+        out.push(`${first ? '' : ','}${JSON.stringify(keys[i])}:`);
+        first = false;
+        yield* jsonPieces(x, out);
+        if ((i & 511) === 511) yield;
+      }
+      out.push('}');
+      return;
+    }
+  }
+  out.push(JSON.stringify(v));
+}
+
+function* encodeSteps(header: unknown, ms: MiniSearch<IndexedDoc>): Generator<void, Uint8Array> {
   const ix = ms as unknown as Internals;
   const nf = FIELDS.length;
   const ids: number[] = [];
   const paths: string[] = [];
   const aliases: [number, string][] = [];
+  let step = 0;
   for (const [short, id] of ix._documentIds) {
+    if ((++step & 1023) === 0) yield;
     ids.push(short);
     paths.push(id);
     const a = ix._storedFields.get(short)?.aliases;
@@ -112,10 +185,13 @@ export function encodeIndex(header: unknown, ms: MiniSearch<IndexedDoc>): Uint8A
     return n;
   };
   const sizes: number[] = [];
+  // A step after about 16k postings (not a fixed number of terms: a common term has one per note).
+  let work = 0;
   for (const [term, fields] of ix._index) {
+    if (work > 16_384) { work = 0; yield; }
     let live = 0;
     const at = sizes.length;
-    for (const postings of fields.values()) { const n = liveSize(postings); sizes.push(n); if (n) live++; }
+    for (const postings of fields.values()) { const n = liveSize(postings); sizes.push(n); work += 1 + postings.size; if (n) live++; }
     if (!live) continue;
     terms.push(term);
     words += 1;
@@ -125,19 +201,35 @@ export function encodeIndex(header: unknown, ms: MiniSearch<IndexedDoc>): Uint8A
     format: 1, documentCount: ix._documentCount, nextId: ix._nextId, fieldIds: ix._fieldIds,
     averageFieldLength: ix._avgFieldLength, dirtCount: 0, ids, paths, aliases, terms,
   };
-  const head = encoder.encode(`${JSON.stringify(header)}\n${JSON.stringify(meta)}\n`);
+  const text: string[] = [];
+  yield* jsonPieces(header, text);
+  text.push('\n');
+  yield* jsonPieces(meta, text);
+  text.push('\n');
+  const chunks: Uint8Array[] = [];
+  let headLength = 0;
+  for (let i = 0; i < text.length; i += 4096) {
+    const c = encoder.encode(text.slice(i, i + 4096).join(''));
+    chunks.push(c);
+    headLength += c.length;
+    yield;
+  }
+  const head = { length: headLength };
   const pad = (4 - (head.length % 4)) % 4;
   const out = new Uint8Array(head.length + pad + words * 4);
-  out.set(head);
+  let offset = 0;
+  for (const c of chunks) { out.set(c, offset); offset += c.length; }
   out.fill(0x20, head.length, head.length + pad);
   const u = new Uint32Array(out.buffer, head.length + pad, words);
   let w = 0;
   for (const short of ids) {
+    if ((++step & 1023) === 0) yield;
     const lengths = ix._fieldLength.get(short) ?? [];
     for (let f = 0; f < nf; f++) u[w++] = lengths[f] ?? 0;
   }
   let si = 0;
   for (const [, fields] of ix._index) {
+    if (work > 16_384) { work = 0; yield; }
     const at = si;
     si += fields.size;
     let live = 0;
@@ -147,6 +239,7 @@ export function encodeIndex(header: unknown, ms: MiniSearch<IndexedDoc>): Uint8A
     let i = at;
     for (const [fid, postings] of fields) {
       const n = sizes[i++];
+      work += 1 + postings.size;
       if (!n) continue;
       u[w++] = fid;
       u[w++] = n;

@@ -15,11 +15,13 @@ import { createAnalyzer, type Analyzer } from './analyzer.js';
 import { keywordSettings } from './settings.js';
 import { parseQuery, type ParsedQuery } from './query.js';
 import { buildDoc } from './document.js';
-import { decodeHeader, decodeIndex, encodeIndex } from './persist.js';
-import { addDoc, createMiniSearch, markChanged, runQueryPage, type Hit, type HitKey, type IndexedDoc } from './keywordIndex.js';
+import { decodeHeader, decodeIndex, encodeIndexSliced } from './persist.js';
+import { vacuumDue, vacuumSliced } from './vacuum.js';
+import { addDocSteps, createMiniSearch, markChanged, runQueryPage, type Hit, type HitKey, type IndexedDoc } from './keywordIndex.js';
 import type { KeywordRanked, KeywordRanker, KeywordRankOptions } from './types.js';
 import type { IndexStatus } from '../services/status.js';
 import { clearTimeout, setTimeout } from 'node:timers';
+import { Debounce } from '../core/debounce.js';
 
 export const INDEX_FILE = 'keyword-index.bin';
 /** The JSON file of schema 1 (MiniSearch's own serialization); removed after the first save. */
@@ -62,9 +64,14 @@ export class KeywordService implements KeywordRanker {
   private queue = new Map<string, Op>();
   private state: 'loading' | 'building' | 'ready' = 'loading';
   private draining: Promise<void> | null = null;
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly debounce = new Debounce(() => void this.drain());
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
   private saving: Promise<void> | null = null;
+  /** A save encoding the index (in slices): updates and the vacuum wait until it is done. */
+  private encoding: Promise<unknown> | null = null;
+  private vacuuming: Promise<void> | null = null;
+  /** A note is being added in steps (drainLoop): a save waits for it to be whole. */
+  private applying = false;
   private dirty = false;
   private legacyRemoved = false;
   private stopped = false;
@@ -193,14 +200,12 @@ export class KeywordService implements KeywordRanker {
   }
 
   private kick(delay: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => { this.timer = null; void this.drain(); }, delay);
+    if (!this.stopped) this.debounce.call(delay);
   }
 
   /** Applies every queued change now; resolves when the queue is empty. */
   async flush(): Promise<void> {
-    if (this.timer) { clearTimeout(this.timer); this.timer = null; }
+    this.debounce.cancel();
     while ((this.queue.size || this.draining) && !this.stopped) await this.drain();
   }
 
@@ -220,18 +225,52 @@ export class KeywordService implements KeywordRanker {
         if (batch.length >= BATCH) break;
       }
       for (const [p] of batch) this.queue.delete(p);
+      const asked = Date.now();
       const prepared = await Promise.all(batch.map(([p, op]) => this.prepare(p, op)));
-      for (const fn of prepared) fn();
+      // Waiting for reads left the thread free: a new slice starts (not so for deletes, which read nothing).
+      if (Date.now() - asked > 1) sliceStart = Date.now();
+      // A save encodes the index in slices; the index must not change under it.
+      if (this.encoding) { await this.saveEncoded(); sliceStart = Date.now(); }
+      for (const apply of prepared) {
+        if (this.stopped) break;
+        // Applying is the synchronous part, itself in steps (a long note's analysis and insertion):
+        // the clock is checked after each step, and a save waits until the note is whole.
+        const steps = apply();
+        if (steps) {
+          this.applying = true;
+          try {
+            while (!steps.next().done) if (Date.now() - sliceStart > SLICE_MS) { await yieldNow(); sliceStart = Date.now(); }
+          } finally { this.applying = false; }
+        }
+        this.progress.done++;
+        if (Date.now() - sliceStart > SLICE_MS) { markChanged(this.ms); await yieldNow(); await this.saveEncoded(); sliceStart = Date.now(); }
+      }
       markChanged(this.ms);
-      this.progress.done += batch.length;
       if (Date.now() - sliceStart > SLICE_MS) { await yieldNow(); sliceStart = Date.now(); }
     }
     if (this.state === 'building' && !this.queue.size) { this.state = 'ready'; this.log(`${this.docs.size} notes indexed`); }
+    if (vacuumDue(this.ms)) this.vacuum();
     if (this.dirty) this.scheduleSave();
   }
 
+  /** Resolves when no save is encoding the index. */
+  private async saveEncoded(): Promise<void> {
+    while (this.encoding) await this.encoding;
+  }
+
+  /** Drops discarded notes' postings in the background, in slices, never while a save encodes. */
+  private vacuum(): void {
+    if (this.vacuuming || this.stopped) return;
+    const ms = this.ms;
+    const pause = async () => { await yieldNow(); await this.saveEncoded(); };
+    this.vacuuming = (async () => {
+      await this.saveEncoded();
+      if (this.ms === ms && !this.stopped) await vacuumSliced(ms, SLICE_MS, pause);
+    })().catch((e: unknown) => this.log(`vacuum failed: ${(e as Error).message}`)).finally(() => { this.vacuuming = null; });
+  }
+
   /** Reads what one change needs (async); returns the synchronous index update. */
-  private async prepare(path: string, op: Op): Promise<() => void> {
+  private async prepare(path: string, op: Op): Promise<() => Iterator<void> | void> {
     const remove = () => {
       if (this.ms.has(path)) { this.ms.discard(path); this.dirty = true; }
       if (this.docs.delete(path)) this.dirty = true;
@@ -253,15 +292,19 @@ export class KeywordService implements KeywordRanker {
       return () => { this.docs.set(path, meta); this.dirty = true; };
     }
     const doc = buildDoc(path, decoder.decode(bytes), this.o.host.metadata(path));
-    return () => {
-      // The note may have been deleted while it was read; a later queued op handles that.
-      if (this.ms.has(path)) this.ms.discard(path);
-      addDoc(this.ms, doc, this.analyzer);
-      this.docs.set(path, meta);
-      this.skipped.delete(path);
-      this.lastNote = path;
-      this.dirty = true;
-    };
+    return () => this.upsertSteps(path, doc, meta);
+  }
+
+  private *upsertSteps(path: string, doc: IndexedDoc, meta: DocMeta): Generator<void, void> {
+    const ms = this.ms;
+    // The note may have been deleted while it was read; a later queued op handles that.
+    if (ms.has(path)) ms.discard(path);
+    this.dirty = true;
+    yield* addDocSteps(ms, doc, this.analyzer);
+    if (ms !== this.ms) return; // rebuilt meanwhile (a settings change): the new index queues it again
+    this.docs.set(path, meta);
+    this.skipped.delete(path);
+    this.lastNote = path;
   }
 
   /** Delay before retrying a save the disk refused (doubles up to a minute; reset by a success). */
@@ -278,10 +321,18 @@ export class KeywordService implements KeywordRanker {
     while (this.saving) await this.saving;
     if (!this.dirty) return;
     this.saving = (async () => {
-      this.dirty = false;
-      const header: Header = { schema: SCHEMA, signature: this.analyzer.signature, docs: Object.fromEntries(this.docs), skipped: Object.fromEntries(this.skipped) };
       try {
-        await this.o.host.cache.write(INDEX_FILE, encodeIndex(header, this.ms));
+        // Encoded in slices with the index held still: updates wait (drainLoop), a vacuum finishes first.
+        while (this.vacuuming || this.applying) await (this.vacuuming ?? yieldNow());
+        this.dirty = false;
+        // The maps go in as they are (persist.ts writes them as JSON objects); rebuild() replaces them
+        // instead of clearing, so they stay as they were until the encoding ends.
+        const header = { schema: SCHEMA, signature: this.analyzer.signature, docs: this.docs, skipped: this.skipped };
+        const encoding = encodeIndexSliced(header, this.ms, SLICE_MS);
+        this.encoding = encoding;
+        let bytes: Uint8Array;
+        try { bytes = await encoding; } finally { this.encoding = null; }
+        await this.o.host.cache.write(INDEX_FILE, bytes);
         if (!this.legacyRemoved) { this.legacyRemoved = true; await this.o.host.cache.remove(LEGACY_INDEX_FILE).catch(() => undefined); }
         this.saveRetryMs = 0;
       } catch (e) {
@@ -308,8 +359,8 @@ export class KeywordService implements KeywordRanker {
     this.log(`rebuilding: ${why}`);
     this.analyzer = this.makeAnalyzer();
     this.ms = createMiniSearch(this.analyzer);
-    this.docs.clear();
-    this.skipped.clear();
+    this.docs = new Map();
+    this.skipped = new Map();
     this.queue.clear();
     this.state = 'building';
     this.dirty = true;
@@ -407,9 +458,10 @@ export class KeywordService implements KeywordRanker {
   async stop(): Promise<void> {
     this.stopped = true;
     this.unsubscribe?.();
-    if (this.timer) clearTimeout(this.timer);
+    this.debounce.cancel();
     if (this.saveTimer) { clearTimeout(this.saveTimer); this.saveTimer = null; }
     await this.draining?.catch(() => undefined);
+    await this.vacuuming;
     await this.save();
   }
 }

@@ -22,6 +22,7 @@ import { semanticSettings, type SemanticSettings } from './settings.js';
 import { statSync, promises as fsp } from 'node:fs';
 // Node's timers: the service runs headless too, where there is no window.
 import { clearTimeout, setTimeout } from 'node:timers';
+import { Debounce } from '../core/debounce.js';
 import { join } from 'node:path';
 
 export const INDEX_FILE = 'semantic-index.bin';
@@ -88,7 +89,7 @@ export class SemanticService {
   private stopped = false;
   private savedGeneration = -1;
   private lastSave = 0;
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly debounce = new Debounce(() => { this.drain().catch(() => undefined); }, true);
   private rate: number | null = null;
   private rebuilding: string | null = null;
   private lastError: string | null = null;
@@ -122,7 +123,7 @@ export class SemanticService {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.debounce.cancel();
     this.saver.cancel();
     this.unsubscribe?.();
     await this.running?.catch(() => undefined);
@@ -146,10 +147,9 @@ export class SemanticService {
   isPaused(): boolean { return this.paused; }
 
   private schedule(ms = 400): void {
-    if (this.stopped || this.paused || !this.settings().embeddingAutoIndex || !this.settings().embeddingModel) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => { this.timer = null; this.drain().catch(() => undefined); }, ms);
-    (this.timer as { unref?: () => void }).unref?.();
+    if (this.stopped || this.paused) return;
+    const s = this.settings(); // once per event of a burst (a folder rename is one event per note)
+    if (s.embeddingAutoIndex && s.embeddingModel) this.debounce.call(ms);
   }
 
   private skipper(): (path: string) => boolean {
@@ -475,7 +475,7 @@ export class SemanticService {
     else if (this.paused && this.pending.size) state = 'paused';
     else if (this.running || this.pending.size) state = 'indexing';
     else state = 'ready';
-    const notesNow = store ? null : this.deps.host.files().filter((f) => isNotePath(f.path)).length;
+    const notesNow = store ? null : this.deps.host.noteCount?.() ?? this.deps.host.files().filter((f) => isNotePath(f.path)).length;
     return {
       state,
       reason,

@@ -38,12 +38,12 @@ test('statusText: on/off/busy/locked and pending index work', () => {
   const st = (state: IndexStatus['state'], pending: number): IndexStatus => ({ name: 'x', state, indexed: 0, pending });
   assert.equal(statusText({ kind: 'off' }), 'MCP: off');
   assert.equal(statusText({ kind: 'on', port: 27200 }, [st('ready', 0)]), 'MCP: on :27200');
-  assert.equal(statusText({ kind: 'on', port: 27200 }, [st('building', 12), st('unavailable', 40)]), 'MCP: on :27200 · indexing 12');
+  assert.equal(statusText({ kind: 'on', port: 27200 }, [st('building', 12), st('unavailable', 40)]), 'MCP: on :27200 · indexing 12 notes');
   assert.equal(statusText({ kind: 'port-busy', port: 27200 }), 'MCP: port 27200 busy');
   assert.equal(statusText({ kind: 'locked', message: 'm' }), 'MCP: served by CLI');
   assert.equal(pendingWork([st('building', 2), st('loading', 3), st('ready', 9)]), 5);
   // Progress (indexed of indexed + pending) once something is indexed; per-index lines in the tooltip.
   const kw: IndexStatus = { name: 'keyword', state: 'building', indexed: 300, pending: 12 };
-  assert.equal(statusText({ kind: 'on', port: 27200 }, [kw, st('ready', 0)]), 'MCP: on :27200 · indexing 12 (300/312)');
+  assert.equal(statusText({ kind: 'on', port: 27200 }, [kw, st('ready', 0)]), 'MCP: on :27200 · indexing 300/312');
   assert.match(statusTooltip({ kind: 'on', port: 27200 }, [kw]), /keyword: building, 300 indexed, 12 pending/);
 });

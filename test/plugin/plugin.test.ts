@@ -22,8 +22,8 @@ test('plugin serves the vault: key from the settings tab, tools over HTTP, fresh
   assert.equal(plugin.state.kind, 'on', JSON.stringify(plugin.state));
   const port = plugin.runtime!.server.port;
   assert.ok(port > 0, 'port 0 binds a real port, recorded on the runtime');
-  // Right after start the bar may show index progress ("· indexing N"); it settles once indexes are done.
-  assert.match(app.statusBar.children[0].text, new RegExp(`^MCP: on :${port}( · indexing \\d+( \\(\\d+/\\d+\\))?)?$`));
+  // Right after start the bar may show index progress ("· indexing N notes" / "· indexing 300/312"); it settles once indexes are done.
+  assert.match(app.statusBar.children[0].text, new RegExp(`^MCP: on :${port}( · indexing (\\d+ notes?|\\d+/\\d+))?$`));
   for (let i = 0; i < 100 && app.statusBar.children[0].text !== `MCP: on :${port}`; i++) await new Promise((r) => setTimeout(r, 100));
   assert.equal(app.statusBar.children[0].text, `MCP: on :${port}`);
   const lock = JSON.parse(readFileSync(join(dataDir, 'server.lock'), 'utf8'));

@@ -7,7 +7,7 @@ import type { NoteMetadata } from '../../core/markdown/metadata.js';
 import { isNotePath } from '../../core/paths.js';
 import { FsDataStore } from '../fsDataStore.js';
 import { ObsidianWriter } from './obsidianWriter.js';
-import { pluginDataDir, vaultBasePath } from './paths.js';
+import { appNormalizePath, pluginDataDir, vaultBasePath } from './paths.js';
 import { RealPathGate } from './realPaths.js';
 
 export { pluginDataDir, vaultBasePath };
@@ -24,6 +24,8 @@ export interface ObsidianHostOptions {
   cacheDir?: string;
   /** How long ready() waits for the app to cache every note before it proceeds (the rest count as stale). */
   readyBoundMs?: number;
+  /** The app's normalizePath (main.ts passes obsidian's): where the app puts what it creates. */
+  normalizePath?: (path: string) => string;
   now?: () => number;
   /** Absolute outside folders a symlink may lead into (setting symlinkAllowedFolders); default none. */
   allowedOutside?: () => readonly string[];
@@ -71,10 +73,13 @@ export class ObsidianHost implements VaultHost {
    *  index, and walking the vault for it costs milliseconds per call at 100k files. null = rebuild. */
   private fileStats: Map<string, FileStat> | null = null;
   private fileList: FileStat[] | null = null;
+  /** Notes among fileStats, kept with it. */
+  private notes = 0;
   private readyPromise: Promise<void> | null = null;
   private readyCheck: (() => void) | null = null;
   private closed = false;
   private readonly readyBoundMs: number;
+  private readonly norm: (path: string) => string;
   /** ready() gave up waiting with notes still uncached: pendingCount() keeps counting them. */
   private staleAfterBound = false;
 
@@ -91,7 +96,8 @@ export class ObsidianHost implements VaultHost {
     this.data = new FsDataStore(pluginDataDir(opts.app, opts.manifest));
     this.cache = opts.cacheDir && opts.cacheDir !== this.data.dir ? new FsDataStore(opts.cacheDir) : this.data;
     this.readyBoundMs = opts.readyBoundMs ?? READY_BOUND_MS;
-    this.writer = new ObsidianWriter({ app: opts.app, basePath: this.basePath, classes: opts.classes });
+    this.norm = opts.normalizePath ?? appNormalizePath;
+    this.writer = new ObsidianWriter({ app: opts.app, basePath: this.basePath, classes: opts.classes, normalizePath: this.norm });
     this.gate = new RealPathGate(this.basePath, { allowedOutside: opts.allowedOutside, forbidden: () => [this.data.dir, this.cache.dir] });
     const r = opts.register;
     r(v.on('create', (f) => this.onVault('create', f)));
@@ -119,7 +125,7 @@ export class ObsidianHost implements VaultHost {
     // A link created (or moved in) after the start-up survey is judged now; until then reads are refused anyway.
     if (this.surveyDone && (type === 'create' || type === 'rename') && !hidden(f.path)) void this.gate.observe(f.path);
     if (!(f instanceof this.TFile) || hidden(f.path)) return;
-    const path = f.path.normalize('NFC');
+    const path = nfc(f.path);
     if (type === 'delete') {
       this.pending.delete(path);
       this.unresolvedChange.delete(path);
@@ -127,7 +133,7 @@ export class ObsidianHost implements VaultHost {
       return;
     }
     if (type === 'rename') {
-      const from = (oldPath ?? '').normalize('NFC');
+      const from = nfc(oldPath ?? '');
       this.pending.delete(from);
       this.unresolvedChange.delete(from);
       // The app moves the cache with the file and does not re-parse it (no 'changed' follows), so a
@@ -142,7 +148,7 @@ export class ObsidianHost implements VaultHost {
 
   private onChanged(f: TFile): void {
     this.links = null;
-    const path = f.path.normalize('NFC');
+    const path = nfc(f.path);
     this.pending.delete(path);
     this.unresolvedChange.set(path, this.now());
     this.emit({ type: 'metadata', path });
@@ -230,6 +236,9 @@ export class ObsidianHost implements VaultHost {
     const nfd = nfc.normalize('NFD');
     const alt = v.getAbstractFileByPath(nfd);
     if (alt) return alt;
+    // A path as given for a file the app created under its normalizePath (no-break spaces as spaces).
+    const normalized = this.norm(nfc);
+    if (normalized !== nfc) { const n = v.getAbstractFileByPath(normalized); if (n) return n; }
     if (!this.byNfc) {
       // Mixed spellings (one folder NFC, the file NFD): one map, rebuilt after creates/deletes/renames.
       this.byNfc = new Map();
@@ -249,9 +258,36 @@ export class ObsidianHost implements VaultHost {
     const stats = this.fileStats;
     if (!stats) return;
     this.fileList = null;
-    if (!(f instanceof this.TFile)) { if (type !== 'modify') this.fileStats = null; return; }
-    if (type === 'delete' || type === 'rename') stats.delete(nfc(type === 'rename' ? oldPath ?? '' : f.path));
-    if (type !== 'delete' && !hidden(f.path)) stats.set(nfc(f.path), this.toStat(f));
+    if (!(f instanceof this.TFile)) {
+      // A folder moved or deleted: its files' entries follow at once (the app also reports each file,
+      // which then finds its entry done). Not a rebuild: at 100k files that was a long task per event.
+      if (type === 'rename' || type === 'delete') this.moveUnder(nfc(type === 'rename' ? oldPath ?? '' : f.path), type === 'rename' ? nfc(f.path) : null);
+      return;
+    }
+    if (type === 'delete' || type === 'rename') {
+      const gone = nfc(type === 'rename' ? oldPath ?? '' : f.path);
+      if (stats.delete(gone) && isNotePath(gone)) this.notes--;
+    }
+    if (type !== 'delete' && !hidden(f.path)) {
+      const path = nfc(f.path);
+      if (!stats.has(path) && isNotePath(path)) this.notes++;
+      stats.set(path, this.toStat(f));
+    }
+  }
+
+  /** Entries under folder `from`/ re-keyed under `to`/ (a rename) or dropped (to = null). */
+  private moveUnder(from: string, to: string | null): void {
+    const stats = this.fileStats;
+    if (!stats || from === '') return;
+    const prefix = `${from}/`;
+    const moved: [string, FileStat][] = [];
+    for (const [path, st] of stats) if (path.startsWith(prefix)) moved.push([path, st]);
+    for (const [path, st] of moved) {
+      stats.delete(path);
+      const dest = to === null ? null : `${to}/${path.slice(prefix.length)}`;
+      if (dest !== null && !hidden(dest)) stats.set(dest, { ...st, path: dest });
+      else if (isNotePath(path)) this.notes--;
+    }
   }
 
   private toStat(f: TFile): FileStat {
@@ -259,14 +295,29 @@ export class ObsidianHost implements VaultHost {
   }
 
   files(): FileStat[] {
-    if (!this.fileStats) {
-      this.fileStats = new Map();
-      for (const f of this.app.vault.getFiles()) if (!hidden(f.path)) this.fileStats.set(nfc(f.path), this.toStat(f));
-      this.fileList = null;
-    }
-    this.fileList ??= [...this.fileStats.values()];
+    this.fileList ??= [...this.stats().values()];
     // A copy: callers sort and filter what they get.
     return this.gate.refusing ? this.fileList.filter((f) => this.gate.visible(f.path)) : this.fileList.slice();
+  }
+
+  private stats(): Map<string, FileStat> {
+    if (!this.fileStats) {
+      this.fileStats = new Map();
+      this.notes = 0;
+      for (const f of this.app.vault.getFiles()) {
+        if (hidden(f.path)) continue;
+        const path = nfc(f.path);
+        this.fileStats.set(path, this.toStat(f));
+        if (isNotePath(path)) this.notes++;
+      }
+      this.fileList = null;
+    }
+    return this.fileStats;
+  }
+
+  noteCount(): number {
+    this.stats();
+    return this.notes;
   }
 
   folders(): string[] {

@@ -13,6 +13,7 @@ import { hardLinked, symlinkOnPath } from '../containment.js';
 import { WriteError, type Check, type ProcessResult, type RenameResult, type VaultWriter } from '../writer.js';
 import { PathLocks } from '../pathLock.js';
 import { isNotePath } from '../../core/paths.js';
+import { appNormalizePath } from './paths.js';
 
 type Ctor<T> = abstract new (...args: never[]) => T;
 
@@ -22,6 +23,8 @@ export interface ObsidianWriterOptions {
   classes: { TFile: Ctor<TFile>; TFolder: Ctor<TFolder> };
   /** How long a write waits for the metadata cache to re-parse the note (ms). */
   cacheWaitMs?: number;
+  /** The app's normalizePath (main.ts passes obsidian's); default: the same rules (paths.ts). */
+  normalizePath?: (path: string) => string;
 }
 
 const enc = new TextEncoder();
@@ -45,14 +48,22 @@ function buffer(b: Uint8Array): ArrayBuffer {
 export class ObsidianWriter implements VaultWriter {
   private readonly locks = new PathLocks();
   private readonly app: App;
+  /** Where the app puts a file created or moved to `path` (its normalizePath: no-break spaces become
+   *  spaces), so the write, its wait for the cache and the answer all name the file that exists. */
+  private readonly norm: (path: string) => string;
 
   constructor(private readonly o: ObsidianWriterOptions) {
     this.app = o.app;
+    this.norm = o.normalizePath ?? appNormalizePath;
   }
 
+  /** The file at `path` as written, in the disk's other Unicode spelling, or where the app would have put it. */
   private lookup(path: string): TAbstractFile | null {
     const v = this.app.vault;
-    return v.getAbstractFileByPath(path) ?? v.getAbstractFileByPath(path.normalize('NFD'));
+    const hit = v.getAbstractFileByPath(path) ?? v.getAbstractFileByPath(path.normalize('NFD'));
+    if (hit) return hit;
+    const n = this.norm(path);
+    return n !== path ? v.getAbstractFileByPath(n) : null;
   }
 
   private file(path: string): TFile {
@@ -103,7 +114,8 @@ export class ObsidianWriter implements VaultWriter {
     return { path: f.path.normalize('NFC'), size: f.stat.size, mtime: f.stat.mtime, ctime: f.stat.ctime };
   }
 
-  async create(path: string, data: Uint8Array | string): Promise<FileStat> {
+  async create(asked: string, data: Uint8Array | string): Promise<FileStat> {
+    const path = this.norm(asked);
     return this.locks.run([path], async () => {
       if (await this.taken(path)) throw new WriteError('exists', `"${path}" already exists`, path);
       await this.noSymlink(path); // before any folder is made
@@ -148,9 +160,10 @@ export class ObsidianWriter implements VaultWriter {
     });
   }
 
-  async writeBinary(path: string, data: Uint8Array, opts: { overwrite: boolean; check?: (current: Uint8Array | null) => void }): Promise<{ created: boolean }> {
+  async writeBinary(asked: string, data: Uint8Array, opts: { overwrite: boolean; check?: (current: Uint8Array | null) => void }): Promise<{ created: boolean }> {
+    const path = this.norm(asked);
     return this.locks.run([path], async () => {
-      const f = this.lookup(path);
+      const f = this.lookup(asked);
       if (f) {
         if (!(f instanceof this.o.classes.TFile)) throw new WriteError('not_file', `"${path}" is a folder`, path);
         await this.noSymlink(f);
@@ -171,7 +184,8 @@ export class ObsidianWriter implements VaultWriter {
     });
   }
 
-  async rename(from: string, to: string, opts: { updateLinks?: boolean; check?: Check } = {}): Promise<RenameResult> {
+  async rename(from: string, toAsked: string, opts: { updateLinks?: boolean; check?: Check } = {}): Promise<RenameResult> {
+    const to = this.norm(toAsked);
     return this.locks.run([from, to], async () => {
       const f = this.lookup(from);
       if (!f) throw new WriteError('missing', `"${from}" does not exist`, from);
@@ -221,8 +235,9 @@ export class ObsidianWriter implements VaultWriter {
   }
 
   async mkdir(path: string): Promise<void> {
-    await this.noSymlink(path);
-    await this.ensureFolder(path);
+    const dir = path === '' ? '' : this.norm(path);
+    await this.noSymlink(dir);
+    await this.ensureFolder(dir);
   }
 
   async removeEmptyFolder(path: string): Promise<boolean> {
