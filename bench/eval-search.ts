@@ -60,7 +60,7 @@ async function runCollection(c: Collection) {
       r = p.status === 'completed' ? p.result as Record<string, unknown> : { status: 'working', job_id: r.job_id };
     }
     const embedMs = performance.now() - t0;
-    const st = (await call(admin, 'embeddings_status')).structuredContent!;
+    const st = (await call(admin, 'stats')).structuredContent!.semantic;
     await admin.close();
     if (st.embedded !== c.docs.length) throw new Error(`embedded ${st.embedded} of ${c.docs.length} documents: ${JSON.stringify(st)}`);
     const s = await runTool('semantic_search', 100);

@@ -173,9 +173,9 @@ export class SessionHub {
       try { st = p.status(); } catch { continue; }
       const logger = `${st.name} index`;
       if (st.state === 'unavailable') {
-        out.set(st.name, { key: `unavailable:${st.detail ?? ''}`, entry: { level: 'warning', logger, data: `${logger} unavailable${st.detail ? `: ${st.detail}` : ''}; get_index_status shows its state.` } });
+        out.set(st.name, { key: `unavailable:${st.detail ?? ''}`, entry: { level: 'warning', logger, data: `${logger} unavailable${st.detail ? `: ${st.detail}` : ''}; stats shows its state.` } });
       } else if (st.skipped) {
-        out.set(st.name, { key: `skipped:${st.skipped}`, entry: { level: 'warning', logger, vaultWide: true, data: `${logger}: ${st.skipped} note(s) could not be indexed (too large, unreadable or failed); get_index_status shows the counts, and the rest of the index answers as usual.` } });
+        out.set(st.name, { key: `skipped:${st.skipped}`, entry: { level: 'warning', logger, vaultWide: true, data: `${logger}: ${st.skipped} note(s) could not be indexed (too large, unreadable or failed); stats shows the counts, and the rest of the index answers as usual.` } });
       } else out.set(st.name, { key: '', entry: null });
     }
     return out;
