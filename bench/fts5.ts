@@ -24,7 +24,7 @@ export interface Fts5Options {
 
 /** FTS5 query text: the query's words quoted (so punctuation never breaks the syntax) and OR-ed. */
 export function ftsQuery(q: string, keepRepeats = false): string {
-  let words = q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  let words: string[] = q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   if (!keepRepeats) words = [...new Set(words)];
   return words.map((w) => `"${w}"`).join(' OR ');
 }

@@ -6,7 +6,7 @@
 // size, hash, skipped notes) + the index in the compact form of persist.ts. On start it loads, serves at once, and reconciles
 // only notes whose mtime/size changed (a changed mtime with the same hash is just recorded). A corrupt
 // file, an older schema or another tokenization is rebuilt from the notes, never trusted.
-import type MiniSearch from 'minisearch';
+// Reading overlaps indexing: the next batch of notes is read while the current one is added.
 import type { VaultEvent, VaultHost } from '../host/port.js';
 import type { Settings } from '../core/settings.js';
 import { contentHash } from '../core/hash.js';
@@ -15,8 +15,9 @@ import { createAnalyzer, type Analyzer } from './analyzer.js';
 import { keywordSettings } from './settings.js';
 import { parseQuery, type ParsedQuery } from './query.js';
 import { buildDoc } from './document.js';
-import { decodeHeader, decodeIndex, encodeIndex } from './persist.js';
-import { addDoc, createMiniSearch, markChanged, runQueryPage, type Hit, type HitKey, type IndexedDoc } from './keywordIndex.js';
+import { decodeHeader, decodeIndex, encodeIndex, type Pause } from './persist.js';
+import { InvertedIndex } from './invertedIndex.js';
+import { runQueryPage, type Hit, type HitKey } from './rank.js';
 import type { KeywordRanked, KeywordRanker, KeywordRankOptions } from './types.js';
 import type { IndexStatus } from '../services/status.js';
 import { clearTimeout, setTimeout } from 'node:timers';
@@ -24,7 +25,8 @@ import { clearTimeout, setTimeout } from 'node:timers';
 export const INDEX_FILE = 'keyword-index.bin';
 /** The JSON file of schema 1 (MiniSearch's own serialization); removed after the first save. */
 const LEGACY_INDEX_FILE = 'keyword-index.json';
-export const SCHEMA = 2;
+/** 3: own index format (issue 14: titles, BM25F, no MiniSearch internals). */
+export const SCHEMA = 3;
 
 interface DocMeta { m: number; s: number; h: string }
 type Op = 'upsert' | 'refresh' | 'delete';
@@ -50,13 +52,21 @@ export interface KeywordServiceOptions {
 const decoder = new TextDecoder('utf-8');
 const yieldNow = () => new Promise<void>((r) => setTimeout(r, 0));
 const SLICE_MS = 12;
+/** A pause for persist.ts: a turn of the event loop once the current slice has run SLICE_MS. */
+function slicer(): Pause {
+  let start = Date.now();
+  return () => {
+    if (Date.now() - start <= SLICE_MS) return null;
+    return yieldNow().then(() => { start = Date.now(); });
+  };
+}
 const BATCH = 32;
 /** Searches drain a queue this small before answering, so a caller's own writes are visible. */
 const INLINE_DRAIN = 64;
 
 export class KeywordService implements KeywordRanker {
   private analyzer: Analyzer;
-  private ms: MiniSearch<IndexedDoc>;
+  private ix: InvertedIndex;
   private docs = new Map<string, DocMeta>();
   private skipped = new Map<string, string>();
   private queue = new Map<string, Op>();
@@ -65,6 +75,7 @@ export class KeywordService implements KeywordRanker {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
   private saving: Promise<void> | null = null;
+  private vacuuming: Promise<void> | null = null;
   private dirty = false;
   private legacyRemoved = false;
   private stopped = false;
@@ -76,7 +87,7 @@ export class KeywordService implements KeywordRanker {
 
   constructor(private readonly o: KeywordServiceOptions) {
     this.analyzer = this.makeAnalyzer();
-    this.ms = createMiniSearch(this.analyzer);
+    this.ix = new InvertedIndex();
   }
 
   private analyzerKey = '';
@@ -128,15 +139,15 @@ export class KeywordService implements KeywordRanker {
       const header = h as Header;
       if (header.schema !== SCHEMA) { this.log(`saved index has schema ${header.schema}, expected ${SCHEMA}: rebuilding`); return false; }
       if (header.signature !== this.analyzer.signature) { this.log('text processing settings changed since the index was saved: rebuilding'); return false; }
-      const ms = await decodeIndex(bytes, rest, this.analyzer);
-      this.ms = ms;
+      const ix = await decodeIndex(bytes, rest, slicer());
+      this.ix = ix;
       this.docs = new Map(Object.entries(header.docs));
       this.skipped = new Map(Object.entries(header.skipped ?? {}));
-      if (ms.documentCount !== this.docs.size) throw new Error(`index holds ${ms.documentCount} notes, header ${this.docs.size}`);
+      if (ix.documentCount !== this.docs.size) throw new Error(`index holds ${ix.documentCount} notes, header ${this.docs.size}`);
       return true;
     } catch (e) {
       this.log(`saved index is unreadable (${(e as Error).message}): rebuilding`);
-      this.ms = createMiniSearch(this.analyzer);
+      this.ix = new InvertedIndex();
       this.docs.clear();
       this.skipped.clear();
       return false;
@@ -213,27 +224,55 @@ export class KeywordService implements KeywordRanker {
 
   private async drainLoop(): Promise<void> {
     let sliceStart = Date.now();
-    while (this.queue.size && !this.stopped) {
+    const take = (): Promise<(() => void)[]> | null => {
       const batch: [string, Op][] = [];
       for (const entry of this.queue) {
         batch.push(entry);
         if (batch.length >= BATCH) break;
       }
       for (const [p] of batch) this.queue.delete(p);
-      const prepared = await Promise.all(batch.map(([p, op]) => this.prepare(p, op)));
+      return batch.length ? Promise.all(batch.map(([p, op]) => this.prepare(p, op))) : null;
+    };
+    let pending = take();
+    while (pending) {
+      const prepared = await pending;
+      if (this.stopped) return;
+      // The next batch is read (I/O off the main thread) while this one is indexed.
+      pending = take();
       for (const fn of prepared) fn();
-      markChanged(this.ms);
-      this.progress.done += batch.length;
+      this.progress.done += prepared.length;
       if (Date.now() - sliceStart > SLICE_MS) { await yieldNow(); sliceStart = Date.now(); }
+      pending ??= take();
     }
     if (this.state === 'building' && !this.queue.size) { this.state = 'ready'; this.log(`${this.docs.size} notes indexed`); }
+    if (this.ix.needsVacuum() && !this.queue.size) await this.vacuum();
     if (this.dirty) this.scheduleSave();
   }
 
-  /** Reads what one change needs (async); returns the synchronous index update. */
+  /** Drops removed notes' postings, in slices; never while a save is encoding the same lists. */
+  private async vacuum(): Promise<void> {
+    while (this.saving) await this.saving;
+    if (this.vacuuming || this.stopped) return;
+    this.vacuuming = this.ix.vacuum(slicer()).finally(() => { this.vacuuming = null; });
+    await this.vacuuming;
+  }
+
+  /**
+   * Reads what one change needs (async); returns the synchronous index update. An update whose note was
+   * changed by another update since it was read is dropped and the note queued again (batches overlap).
+   */
   private async prepare(path: string, op: Op): Promise<() => void> {
+    const seen = this.docs.get(path);
+    const fn = await this.prepareUpdate(path, op);
+    return () => {
+      if (this.docs.get(path) !== seen) { this.queue.set(path, op); return; }
+      fn();
+    };
+  }
+
+  private async prepareUpdate(path: string, op: Op): Promise<() => void> {
     const remove = () => {
-      if (this.ms.has(path)) { this.ms.discard(path); this.dirty = true; }
+      if (this.ix.remove(path)) this.dirty = true;
       if (this.docs.delete(path)) this.dirty = true;
       if (this.skipped.delete(path)) this.dirty = true;
     };
@@ -249,14 +288,14 @@ export class KeywordService implements KeywordRanker {
     const hash = contentHash(bytes);
     const meta: DocMeta = { m: stat.mtime, s: stat.size, h: hash };
     const prev = this.docs.get(path);
-    if (prev && prev.h === hash && op !== 'refresh' && this.ms.has(path)) {
+    if (prev && prev.h === hash && op !== 'refresh' && this.ix.has(path)) {
       return () => { this.docs.set(path, meta); this.dirty = true; };
     }
     const doc = buildDoc(path, decoder.decode(bytes), this.o.host.metadata(path));
     return () => {
       // The note may have been deleted while it was read; a later queued op handles that.
-      if (this.ms.has(path)) this.ms.discard(path);
-      addDoc(this.ms, doc, this.analyzer);
+      this.ix.remove(path);
+      this.ix.add(doc, this.analyzer);
       this.docs.set(path, meta);
       this.skipped.delete(path);
       this.lastNote = path;
@@ -272,13 +311,14 @@ export class KeywordService implements KeywordRanker {
 
   /** Writes the index file now (atomic replace through the data store). */
   async save(): Promise<void> {
-    while (this.saving) await this.saving;
+    while (this.saving || this.vacuuming) await (this.saving ?? this.vacuuming);
     if (!this.dirty) return;
     this.saving = (async () => {
       this.dirty = false;
       const header: Header = { schema: SCHEMA, signature: this.analyzer.signature, docs: Object.fromEntries(this.docs), skipped: Object.fromEntries(this.skipped) };
       try {
-        await this.o.host.cache.write(INDEX_FILE, encodeIndex(header, this.ms));
+        // The header and the index snapshot are taken in the same turn (encodeIndex reads before its first pause).
+        await this.o.host.cache.write(INDEX_FILE, await encodeIndex(header, this.ix, slicer()));
         if (!this.legacyRemoved) { this.legacyRemoved = true; await this.o.host.cache.remove(LEGACY_INDEX_FILE).catch(() => undefined); }
       } catch (e) {
         this.dirty = true;
@@ -300,7 +340,7 @@ export class KeywordService implements KeywordRanker {
   private rebuild(why: string): void {
     this.log(`rebuilding: ${why}`);
     this.analyzer = this.makeAnalyzer();
-    this.ms = createMiniSearch(this.analyzer);
+    this.ix = new InvertedIndex();
     this.docs.clear();
     this.skipped.clear();
     this.queue.clear();
@@ -365,7 +405,7 @@ export class KeywordService implements KeywordRanker {
     if (this.queue.size && this.queue.size <= INLINE_DRAIN && this.state === 'ready') await this.flush();
     const parsed = this.parse(query);
     const host = this.o.host;
-    const page = await runQueryPage(this.ms, parsed, this.analyzer, {
+    const page = await runQueryPage(this.ix, parsed, this.analyzer, {
       accept: opts.accept,
       signal: opts.signal,
       limit: opts.limit,
@@ -373,6 +413,11 @@ export class KeywordService implements KeywordRanker {
       readText: async (p) => { try { return await host.readText(p); } catch { return null; } },
     });
     return { ...page, parsed };
+  }
+
+  /** The display title the index holds for a note (src/search/title.ts), or null when it is not indexed. */
+  title(path: string): string | null {
+    return this.ix.displayTitle(path);
   }
 
   async rank(query: string, opts: KeywordRankOptions): Promise<KeywordRanked[]> {

@@ -102,9 +102,63 @@ export function tokenize(text: string): Token[] {
 /** Index terms of a text: folded tokens, stop words dropped (when the analyzer says so), stemmed. */
 export function terms(text: string, analyzer: Analyzer, keepStopWords = false): string[] {
   const out: string[] = [];
-  for (const t of tokenize(text)) {
-    if (!keepStopWords && analyzer.isStopWord(t.text)) continue;
-    out.push(analyzer.stem(t.text));
-  }
+  forEachTerm(text, analyzer, keepStopWords, (t) => { out.push(t); });
   return out;
+}
+
+const isAlnum = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
+const isJoiner = (c: number) => c === 39 || c === 45 || c === 46 || c === 95; // ' - . _
+const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
+
+/**
+ * Calls `fn` with each index term of `text`, in order: the same terms as tokenize() → stop words →
+ * stem, without building token objects. Indexing spends most of its time here, so whitespace-separated
+ * chunks of plain ASCII (most of most notes) are scanned by character code, mirroring WORD exactly;
+ * a chunk holding any other character goes through tokenize() (no word spans whitespace, so tokenizing
+ * chunk by chunk gives the same tokens as the whole text; test/search/terms-fast.test.ts checks it).
+ */
+export function forEachTerm(text: string, analyzer: Analyzer, keepStopWords: boolean, fn: (term: string) => void): void {
+  const emit = (folded: string) => {
+    if (!keepStopWords && analyzer.isStopWord(folded)) return;
+    fn(analyzer.stem(folded));
+  };
+  const L = text.length;
+  let i = 0;
+  while (i < L) {
+    while (i < L && isSpace(text.charCodeAt(i))) i++;
+    if (i >= L) break;
+    let e = i;
+    let ascii = true;
+    while (e < L) {
+      const c = text.charCodeAt(e);
+      if (isSpace(c)) break;
+      if (c >= 128) ascii = false;
+      e++;
+    }
+    if (!ascii) {
+      for (const t of tokenize(text.slice(i, e))) emit(t.text);
+      i = e;
+      continue;
+    }
+    let p = i;
+    while (p < e) {
+      if (!isAlnum(text.charCodeAt(p))) { p++; continue; }
+      const start = p;
+      let joined = false;
+      while (p < e && isAlnum(text.charCodeAt(p))) p++;
+      while (p + 1 < e && isJoiner(text.charCodeAt(p)) && isAlnum(text.charCodeAt(p + 1))) {
+        joined = true;
+        p++;
+        while (p < e && isAlnum(text.charCodeAt(p))) p++;
+      }
+      if (p + 1 < e && text.charCodeAt(p) === 43 && text.charCodeAt(p + 1) === 43) p += 2; // ++
+      else if (p < e && text.charCodeAt(p) === 35 && !(p + 1 < e && isAlnum(text.charCodeAt(p + 1)))) p += 1; // #
+      const raw = text.slice(start, p);
+      if (!joined) { emit(raw.toLowerCase()); continue; }
+      const parts: Token[] = [];
+      pushWord(parts, raw, start);
+      for (const t of parts) emit(t.text);
+    }
+    i = e;
+  }
 }

@@ -4,13 +4,12 @@ import { folderFilter, frontmatterFilter } from './args.js';
 import { defineTool, READ_ONLY } from '../tool.js';
 import type { ServerDeps } from '../tool.js';
 import { refuse } from '../../core/errors.js';
-import { noteTitle } from '../../core/paths.js';
 import { decodeCursor, encodeCursor } from '../../core/cursor.js';
 import { contentHash } from '../../core/hash.js';
 import { notePredicate } from '../../semantic/filters.js';
 import type { KeywordService } from '../../search/service.js';
 import { snippet } from '../../search/snippet.js';
-import type { HitKey } from '../../search/keywordIndex.js';
+import type { HitKey } from '../../search/rank.js';
 import { runAsJob, workingFields } from '../../jobs/jobs.js';
 import { clearInterval, setInterval, setTimeout } from 'node:timers';
 
@@ -92,7 +91,7 @@ export const keywordSearch = defineTool({
       const opening = h.fields.includes('title') || h.fields.includes('aliases');
       results.push({
         path: h.path,
-        title: noteTitle(h.path),
+        title: h.title,
         score: Math.round(h.score * 1000) / 1000,
         match: h.matchedAll ? 'all' as const : 'any' as const,
         fields: h.fields,
