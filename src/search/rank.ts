@@ -6,7 +6,7 @@ import type { Analyzer } from './types.js';
 import { tokenize } from './text.js';
 import type { Alt, ParsedQuery } from './query.js';
 import { FIELDS, NF, TITLE, ALIASES, type Field, type InvertedIndex, type TermEntry } from './invertedIndex.js';
-import { FIELD_B, FIELD_WEIGHT, K1, TITLE_BONUS, TITLE_POWER, idf, titleFactor, titleLeaves, titleMatchOf, titleTerms } from './scoring.js';
+import { RANKING, idf, titleFactor, titleLeaves, titleMatchOf, titleTerms } from './scoring.js';
 import { acquire, release, type Scratch } from './scratch.js';
 import { selectPage, type HitKey } from './page.js';
 
@@ -132,8 +132,8 @@ function accumulate(ix: InvertedIndex, e: TermEntry, f: number, avg: number, sc:
   const { termAcc, termDocs, fieldMask } = sc;
   const { live, lengths } = ix;
   const d = p.data;
-  const w = FIELD_WEIGHT[f];
-  const b = FIELD_B[f];
+  const w = RANKING.fieldWeight[f];
+  const b = RANKING.fieldB[f];
   const fbit = 1 << f;
   const end = p.start + p.len;
   for (let i = p.start; i < end; i += 2) {
@@ -149,12 +149,13 @@ function accumulate(ix: InvertedIndex, e: TermEntry, f: number, avg: number, sc:
 /** A term's saturated, idf-weighted contribution into the scores; returns the new touched count. */
 function flush(sc: Scratch, n: number, weight: number, word: number, bit: number, nt: number): number {
   const { termAcc, termDocs, scores, leafMask, seen, touched, W } = sc;
+  const k1 = RANKING.k1;
   for (let j = 0; j < n; j++) {
     const doc = termDocs[j];
     const x = termAcc[doc];
     termAcc[doc] = 0;
     if (!seen[doc]) { seen[doc] = 1; touched[nt++] = doc; }
-    scores[doc] += (weight * (x * (K1 + 1))) / (x + K1);
+    scores[doc] += (weight * (x * (k1 + 1))) / (x + k1);
     leafMask[doc * W + word] |= bit;
   }
   return nt;
@@ -284,7 +285,7 @@ function boundedTitleBonus(cands: Int32Array, sc: Scratch, want: number, titleOr
   const nc = cands.length;
   let nAll = 0;
   for (let i = 0; i < nc; i++) nAll += matchedAll[cands[i]];
-  const maxFactor = 1 + TITLE_BONUS;
+  const maxFactor = titleFactor(1);
   const bar = (group: number, k: number) => {
     const top: number[] = []; // k largest base scores, descending
     for (let i = 0; i < nc; i++) {
@@ -308,7 +309,7 @@ function boundedTitleBonus(cands: Int32Array, sc: Scratch, want: number, titleOr
     if (!tl.length) return 1;
     let n = 0;
     for (const li of tl) if (li < 0 || has(doc, li)) n++;
-    return 1 + TITLE_BONUS * (n / tl.length) ** TITLE_POWER;
+    return titleFactor(n / tl.length);
   };
   for (let i = 0; i < nc; i++) {
     const doc = cands[i];

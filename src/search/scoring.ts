@@ -9,28 +9,33 @@ import { terms } from './text.js';
 import type { ParsedQuery } from './query.js';
 import { NF } from './invertedIndex.js';
 
-/** Saturation: how fast repeated occurrences stop adding score. */
-export const K1 = 1.2;
-/** Field weights, in FIELDS order: title, aliases, headings, tags, body. */
-export const FIELD_WEIGHT = [3, 3, 1.5, 1.5, 1];
-/** Length normalisation per field (0 = none, 1 = full): short fields are barely normalised. */
-export const FIELD_B = [0.3, 0.3, 0.3, 0.3, 0.75];
-/** Lowest idf: a word in most notes still orders notes that otherwise tie, but weighs next to nothing. */
-export const IDF_FLOOR = 0.05;
-/** The title bonus: score × (1 + TITLE_BONUS × match^TITLE_POWER), match in 0..1 (see titleMatchOf). */
-export const TITLE_BONUS = 8;
-export const TITLE_POWER = 3;
+/**
+ * The one ranking configuration. k1: saturation (how fast repeats stop adding); fieldWeight and fieldB
+ * per field in FIELDS order (title, aliases, headings, tags, body): weight, and length normalisation
+ * (0 = none, 1 = full; short fields are barely normalised); idfFloor: a word in most notes still orders
+ * notes that otherwise tie but weighs next to nothing; titleBonus/titlePower: score × (1 + titleBonus ×
+ * match^titlePower), match in 0..1 (titleMatchOf). Not a setting: bench/tune-keyword.ts overrides it
+ * in-process to try values.
+ */
+export const RANKING = {
+  k1: 1.2,
+  fieldWeight: [3, 3, 1.5, 1.5, 1],
+  fieldB: [0.3, 0.3, 0.3, 0.3, 0.75],
+  idfFloor: 0.05,
+  titleBonus: 8,
+  titlePower: 3,
+};
 
-if (FIELD_WEIGHT.length !== NF || FIELD_B.length !== NF) throw new Error('scoring: one weight and one b per field');
+if (RANKING.fieldWeight.length !== NF || RANKING.fieldB.length !== NF) throw new Error('scoring: one weight and one b per field');
 
 /** Robertson–Spärck Jones idf, floored: a word in half the notes or more weighs almost nothing. */
 export function idf(documents: number, withTerm: number): number {
-  return Math.max(IDF_FLOOR, Math.log((documents - withTerm + 0.5) / (withTerm + 0.5)));
+  return Math.max(RANKING.idfFloor, Math.log((documents - withTerm + 0.5) / (withTerm + 0.5)));
 }
 
 /** The saturated contribution of a pseudo-frequency (BM25's tf part, with the (k1 + 1) scale). */
 export function saturate(tf: number): number {
-  return (tf * (K1 + 1)) / (tf + K1);
+  return (tf * (RANKING.k1 + 1)) / (tf + RANKING.k1);
 }
 
 /** A query's positive leaves as the title match reads them. */
@@ -71,7 +76,7 @@ export function titleMatch(title: string, q: ParsedQuery, analyzer: Analyzer): n
 
 /** The multiplier a title match gives. */
 export function titleFactor(match: number): number {
-  return 1 + TITLE_BONUS * match ** TITLE_POWER;
+  return 1 + RANKING.titleBonus * match ** RANKING.titlePower;
 }
 
 /** Distinct terms of a title form / alias (stop words aside), cached per analyzer (re-analyzed once, not per query). */

@@ -52,6 +52,11 @@ function collapse(s: string, max = 240): string {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
+/** The title the keyword index derived (frontmatter title, first-line H1…), else the file name. */
+function titleOf(ctx: ToolContext, path: string): string {
+  return keyword(ctx.deps)?.title?.(path) ?? noteTitle(path);
+}
+
 async function describeHit(ctx: ToolContext, store: VectorStore, hit: { path: string; chunk: number }) {
   const e = store.notes.get(hit.path);
   const c = e?.chunks[hit.chunk];
@@ -63,7 +68,7 @@ async function describeHit(ctx: ToolContext, store: VectorStore, hit: { path: st
     const text = new TextDecoder().decode(bytes);
     if (c) preview = collapse(text.slice(c.start, c.end));
   } catch { /* vanished between ranking and reading */ }
-  return { path: hit.path, title: noteTitle(hit.path), section: c?.ordinal ?? null, heading: c?.heading ?? '', preview, ...(stale ? { stale: true } : {}) };
+  return { path: hit.path, title: titleOf(ctx, hit.path), section: c?.ordinal ?? null, heading: c?.heading ?? '', preview, ...(stale ? { stale: true } : {}) };
 }
 
 function pendingInfo(svc: SemanticService, accept: (p: string) => boolean) {
@@ -221,7 +226,7 @@ async function keywordRow(ctx: ToolContext, path: string, query: string) {
       preview = collapse(snap.text.slice(Math.max(snap.split.bodyStart, pos - 60), pos + 180));
     }
   } catch { /* vanished */ }
-  return { path, title: noteTitle(path), section, heading, preview };
+  return { path, title: titleOf(ctx, path), section, heading, preview };
 }
 
 export const findRelated = defineTool({
