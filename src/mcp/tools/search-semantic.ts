@@ -1,7 +1,8 @@
 // semantic_search, hybrid_search, find_related, build_embeddings, embeddings_status.
 // Hybrid search fuses the keyword ranking (deps.services.keyword, see src/search/types.ts) with the
-// semantic ranking by reciprocal rank fusion; when one arm is missing the page says so in `arms` on
-// every return path, so an agent never mistakes a keyword-only page for a fused one.
+// semantic ranking by weighted reciprocal rank fusion, the semantic arm weighed by its confidence
+// (src/core/fusion.ts); when one arm is missing the page says so in `arms` on every return path, so an
+// agent never mistakes a keyword-only page for a fused one.
 import { z } from 'zod';
 import { folderFilter, frontmatterFilter } from './args.js';
 import { defineTool, READ_ONLY, type ToolContext } from '../tool.js';
@@ -9,7 +10,7 @@ import type { ServerDeps } from '../tool.js';
 import { refuse } from '../../core/errors.js';
 import { noteTitle } from '../../core/paths.js';
 import { contentHash } from '../../core/hash.js';
-import { rrf } from '../../core/fusion.js';
+import { rrf, semanticWeight } from '../../core/fusion.js';
 import { notePredicate } from '../../semantic/filters.js';
 import { SemanticUnavailable, type SemanticService } from '../../semantic/service.js';
 import type { NoteHit, VectorStore } from '../../semantic/store.js';
@@ -140,7 +141,8 @@ export const hybridSearch = defineTool({
   title: 'Hybrid search',
   family: 'search',
   description: (deps) =>
-    `Keyword and semantic search fused by reciprocal rank fusion (k=${(deps.settings().hybridRrfK as number | undefined) ?? 60}, each arm's top ${HYBRID_DEPTH}): each row has the fused score and each arm's rank, plus the section ordinal to open with read_note(section=…). ` +
+    `Keyword and semantic search fused by weighted reciprocal rank fusion (k=${(deps.settings().hybridRrfK as number | undefined) ?? 60}, each arm's top ${HYBRID_DEPTH}): each row has the fused score and each arm's rank, plus the section ordinal to open with read_note(section=…). ` +
+    'The semantic arm counts in proportion to its confidence (`semantic_weight`, 0–1: how clearly its best matches stand out from the rest), so a model that cannot tell the notes apart does not drag the keyword ranking down. ' +
     'When the semantic arm is unavailable the page is the keyword ranking and `arms` says "keyword-only (semantic unavailable: <reason>)". ' +
     `\`confidence: low\` means no note matched every keyword and the best similarity is weak. ${ROUTING}`,
   input: z.strictObject({
@@ -151,6 +153,7 @@ export const hybridSearch = defineTool({
   output: z.object({
     query: z.string(),
     arms: z.string().describe('"keyword+semantic", or which arm answered alone and why the other could not'),
+    semantic_weight: z.number().nullable().describe('Weight of the semantic arm in the fusion (0–1; the keyword arm counts 1); null when one arm is missing'),
     confidence: z.enum(['ok', 'low']),
     results: z.array(z.object({
       ...row,
@@ -187,7 +190,9 @@ export const hybridSearch = defineTool({
       : null;
     if (!arms) refuse('unavailable', `Hybrid search cannot answer: arms: none (keyword unavailable: ${kwReason}; semantic unavailable: ${semReason}). Try again shortly, or use list_notes.`, { arms: 'none', keyword: kwReason, semantic: semReason });
 
-    const fused = rrf([kwRows?.map((r) => r.path) ?? [], semHits?.map((h) => h.path) ?? []], k, HYBRID_DEPTH).slice(0, args.limit);
+    // With one arm missing the other ranks alone; with both, the semantic arm counts by its confidence.
+    const ws = kwRows && semHits ? semanticWeight(semHits.map((h) => h.score)) : 1;
+    const fused = rrf([kwRows?.map((r) => r.path) ?? [], semHits?.map((h) => h.path) ?? []], k, HYBRID_DEPTH, [1, ws]).slice(0, args.limit);
     const semByPath = new Map((semHits ?? []).map((h) => [h.path, h]));
     const results = [];
     for (const f of fused) {
@@ -199,9 +204,9 @@ export const hybridSearch = defineTool({
     const best = semHits?.[0]?.score ?? -1;
     const confidence: 'ok' | 'low' = allKw || (semHits !== null && best >= (svc?.settings().semanticLowSimilarity ?? 0.35)) ? 'ok' : 'low';
     const pend = svc && semHits ? pendingInfo(svc, accept) : { not_embedded: 0, not_embedded_sample: [] };
-    const out = { query: args.query, arms, confidence, results, ...pend };
+    const out = { query: args.query, arms, semantic_weight: kwRows && semHits ? Math.round(ws * 1000) / 1000 : null, confidence, results, ...pend };
     const lines = results.map((r, i) => `${i + 1}. ${r.path}${r.section ? ` ${r.section} ${r.heading}` : ''}  (score ${r.score.toFixed(4)}; keyword #${r.keyword_rank ?? '–'}, semantic #${r.semantic_rank ?? '–'})${r.preview ? `\n   ${r.preview}` : ''}`);
-    const text = [`arms: ${arms}`, `confidence: ${confidence}`, ...(lines.length ? lines : ['No note matches.'])].join('\n');
+    const text = [`arms: ${arms}${out.semantic_weight !== null ? ` (semantic weight ${out.semantic_weight})` : ''}`, `confidence: ${confidence}`, ...(lines.length ? lines : ['No note matches.'])].join('\n');
     return { structured: out, text, meta: staleMeta(deps, svc) };
   },
 });
