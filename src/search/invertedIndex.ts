@@ -1,14 +1,15 @@
 // The keyword index in memory: one document per note with the fields title / aliases / headings / tags /
 // body, an inverted index from each term to its packed postings per field, and the per-note figures
-// ranking needs (field lengths, display title, aliases). Terms live in MiniSearch's SearchableMap (its
-// public radix tree, `minisearch/SearchableMap`) for prefix search, plus a plain Map for exact lookups.
-// Nothing here touches MiniSearch's private state (README, "Keyword search internals").
+// ranking needs (field lengths, display title, aliases). Terms have integer ids (lexicon.ts); their
+// names live in a Map for exact lookups and in MiniSearch's SearchableMap (its public radix tree,
+// `minisearch/SearchableMap`) for prefix search. Nothing here touches MiniSearch's private state
+// (README, "Keyword search internals").
 //
 // Short ids number notes in the order they were added; a changed note is removed and added again
 // under a new id (removal only marks it dead; `vacuum` drops dead postings later, in slices).
 import SearchableMap from 'minisearch/SearchableMap';
 import type { Analyzer } from './types.js';
-import { forEachTerm } from './text.js';
+import { Lexicon } from './lexicon.js';
 import { Postings } from './postings.js';
 
 export const FIELDS = ['title', 'aliases', 'headings', 'tags', 'body'] as const;
@@ -32,14 +33,12 @@ export interface IndexedDoc {
   body: string;
 }
 
-/** A term's postings by field index (undefined where the field never has the term). */
-export type TermEntry = (Postings | undefined)[];
-
 export class InvertedIndex {
-  /** Terms for prefix search (radix tree). */
-  readonly dict = new SearchableMap<TermEntry>();
-  /** The same entries for exact lookups (a hash lookup instead of a tree walk). */
-  readonly exact = new Map<string, TermEntry>();
+  readonly lexicon = new Lexicon();
+  /** Term → id, for prefix search (radix tree; exact lookups use lexicon.ids). */
+  readonly dict = new SearchableMap<number>();
+  /** Postings by term id × NF + field index (undefined where a field never has the term). */
+  postings: (Postings | undefined)[] = [];
   /** Path by short id (undefined once removed). */
   paths: (string | undefined)[] = [];
   readonly ids = new Map<string, number>();
@@ -58,6 +57,9 @@ export class InvertedIndex {
   /** Per field: total length over live notes, and live notes where the field is not empty (integers: exact in any order). */
   private sums = new Array<number>(NF).fill(0);
   private have = new Array<number>(NF).fill(0);
+  // Per-note counting scratch, by term id (grown with the lexicon).
+  private counts = new Int32Array(1024);
+  private seen: number[] = [];
 
   get documentCount(): number {
     return this.ids.size;
@@ -81,23 +83,30 @@ export class InvertedIndex {
     return this.have[field] ? this.sums[field] / this.have[field] : 1;
   }
 
-  term(t: string): TermEntry | undefined {
-    return this.exact.get(t);
+  /** The id of an indexed term, or undefined. */
+  termId(t: string): number | undefined {
+    return this.lexicon.ids.get(t);
   }
 
-  /** Every indexed term starting with `prefix` (the prefix itself included when indexed). */
-  withPrefix(prefix: string): Iterable<[string, TermEntry]> {
+  /** Every indexed term starting with `prefix` (the prefix itself included when indexed), with its id. */
+  withPrefix(prefix: string): Iterable<[string, number]> {
     return this.dict.atPrefix(prefix);
   }
 
-  private entry(t: string): TermEntry {
-    let e = this.exact.get(t);
-    if (!e) {
-      e = new Array<Postings | undefined>(NF);
-      this.exact.set(t, e);
-      this.dict.set(t, e);
+  /** Room for term ids below the lexicon's size. */
+  private reserveTerms(): void {
+    const n = this.lexicon.size;
+    if (this.counts.length < n) {
+      let cap = this.counts.length;
+      while (cap < n) cap *= 2;
+      const c = new Int32Array(cap);
+      c.set(this.counts);
+      this.counts = c;
     }
-    return e;
+    for (let t = this.postings.length / NF; t < n; t++) {
+      for (let f = 0; f < NF; f++) this.postings.push(undefined);
+      this.dict.set(this.lexicon.terms[t], t);
+    }
   }
 
   /** Room for short id `id` in the per-note arrays. */
@@ -113,7 +122,7 @@ export class InvertedIndex {
     this.lengths = lengths;
   }
 
-  /** Registers a note under a new short id with its field lengths, before its postings are written. */
+  /** Registers a note under a new short id with its field lengths (lengths[at … at + NF)), before its postings are written. */
   private admit(path: string, lengths: ArrayLike<number>, at: number, titles: string, aliases: string): number {
     if (this.ids.has(path)) throw new Error(`keyword index: ${path} is already indexed`);
     const id = this.nextId++;
@@ -134,24 +143,39 @@ export class InvertedIndex {
 
   /** Indexes a note (its path must not be indexed yet). */
   add(doc: IndexedDoc, analyzer: Analyzer): void {
-    const counts: Map<string, number>[] = [];
+    // Count each field's terms by id; a title written several ways (file name, H1, frontmatter) is
+    // still one title, so there each term counts once.
+    const fieldTerms: number[][] = [];
+    const fieldCounts: number[][] = [];
     const lengths = new Array<number>(NF);
     for (let f = 0; f < NF; f++) {
-      const c = new Map<string, number>();
+      const seen = this.seen;
+      seen.length = 0;
       const text = doc[FIELDS[f]];
       if (text) {
-        // A title written several ways (file name, H1, frontmatter) is still one title: each term once.
-        if (f === TITLE) forEachTerm(text, analyzer, true, (t) => { c.set(t, 1); });
-        else forEachTerm(text, analyzer, KEEP_STOP[f], (t) => { c.set(t, (c.get(t) ?? 0) + 1); });
+        const once = f === TITLE;
+        this.lexicon.forEachTermId(text, analyzer, KEEP_STOP[f], (t) => {
+          if (t >= this.counts.length) this.reserveTerms();
+          const c = this.counts[t];
+          if (c === 0) seen.push(t);
+          if (!once || c === 0) this.counts[t] = c + 1;
+        });
       }
-      counts.push(c);
-      lengths[f] = c.size;
+      const n = seen.length;
+      const counts = new Array<number>(n);
+      for (let j = 0; j < n; j++) { counts[j] = this.counts[seen[j]]; this.counts[seen[j]] = 0; }
+      fieldTerms.push(seen.slice());
+      fieldCounts.push(counts);
+      lengths[f] = n;
     }
+    this.reserveTerms();
     const id = this.admit(doc.id, lengths, 0, doc.titles, doc.aliases);
     for (let f = 0; f < NF; f++) {
-      for (const [t, n] of counts[f]) {
-        const e = this.entry(t);
-        (e[f] ??= new Postings()).append(id, n);
+      const ts = fieldTerms[f];
+      const cs = fieldCounts[f];
+      for (let j = 0; j < ts.length; j++) {
+        const slot = ts[j] * NF + f;
+        (this.postings[slot] ??= new Postings()).append(id, cs[j]);
       }
     }
   }
@@ -181,29 +205,32 @@ export class InvertedIndex {
   }
 
   /**
-   * Drops the postings of removed notes and the terms left without any, yielding to `pause` between
-   * slices (the caller decides how long a slice may run). Queries may run in between: every list is
-   * consistent at each pause.
+   * Drops the postings of removed notes and the names of terms left without any, yielding to `pause`
+   * between slices. Queries may run in between: every list is consistent at each pause.
    */
   async vacuum(pause: () => Promise<void> | null): Promise<void> {
     const dirt = this.dirt;
     const empty: string[] = [];
-    let n = 0;
-    for (const [t, e] of this.exact) {
+    const terms = this.lexicon.terms;
+    for (let t = 0; t < terms.length; t++) {
+      if (this.lexicon.ids.get(terms[t]) !== t) continue; // a forgotten id
       let any = false;
       for (let f = 0; f < NF; f++) {
-        const p = e[f];
+        const p = this.postings[t * NF + f];
         if (!p) continue;
-        if (p.keepLive(this.live)) any = true; else e[f] = undefined;
+        if (p.keepLive(this.live)) any = true; else this.postings[t * NF + f] = undefined;
       }
-      if (!any) empty.push(t);
-      if ((++n & 255) === 0) { const w = pause(); if (w) await w; }
+      if (!any) empty.push(terms[t]);
+      if ((t & 255) === 255) { const w = pause(); if (w) await w; }
     }
-    for (const t of empty) {
-      const e = this.exact.get(t);
+    for (const term of empty) {
+      const t = this.lexicon.ids.get(term);
       // A note added during a pause may have given the term postings again.
-      if (e && e.every((p) => !p || !p.size)) { this.exact.delete(t); this.dict.delete(t); }
+      if (t === undefined || this.postings.slice(t * NF, t * NF + NF).some((p) => p && p.size)) continue;
+      this.lexicon.forget(term);
+      this.dict.delete(term);
     }
+    if (empty.length) this.lexicon.resetWords(); // its words may name forgotten ids
     this.dirt = Math.max(0, this.dirt - dirt);
     this.version++;
   }
@@ -213,8 +240,10 @@ export class InvertedIndex {
     return this.admit(path, lengths, at, titles, aliases);
   }
 
-  restoreTerm(t: string, e: TermEntry): void {
-    this.exact.set(t, e);
-    this.dict.set(t, e);
+  /** Restores a term with its postings by field (terms are restored in id order, none twice). */
+  restoreTerm(term: string, byField: (Postings | undefined)[]): void {
+    const t = this.lexicon.idOf(term);
+    this.reserveTerms();
+    for (let f = 0; f < NF; f++) this.postings[t * NF + f] = byField[f];
   }
 }

@@ -9,7 +9,7 @@
 //   order): field count, then per field: field index, posting count, then (note, term frequency) pairs.
 //
 // Both directions work in slices (`pause` between them) so a large index never freezes the app.
-import { FIELDS, NF, InvertedIndex, type TermEntry } from './invertedIndex.js';
+import { FIELDS, NF, InvertedIndex } from './invertedIndex.js';
 import { Postings } from './postings.js';
 
 const FORMAT = 2;
@@ -51,21 +51,21 @@ export async function encodeIndex(header: unknown, ix: InvertedIndex, pause: Pau
     for (let f = 0; f < NF; f++) lengths.push(ix.lengths[id * NF + f]);
   }
   const terms: string[] = [];
-  const entries: TermEntry[] = [];
+  const termIds: number[] = [];
   const sizes: number[] = [];
   let words = lengths.length;
   let n = 0;
-  for (const [t, e] of ix.exact) {
+  for (const [t, id] of ix.lexicon.ids) {
     let fields = 0;
     let postings = 0;
     for (let f = 0; f < NF; f++) {
-      const p = e[f];
+      const p = ix.postings[id * NF + f];
       let k = 0;
       if (p) for (let i = p.start; i < p.start + p.len; i += 2) { const d = p.data[i]; if (d < top && live[d]) k++; }
       sizes.push(k);
       if (k) { fields++; postings += k; }
     }
-    if (fields) { terms.push(t); entries.push(e); words += 1 + 2 * fields + 2 * postings; } else sizes.length -= NF;
+    if (fields) { terms.push(t); termIds.push(id); words += 1 + 2 * fields + 2 * postings; } else sizes.length -= NF;
     if ((++n & 63) === 0) { const w = pause(); if (w) await w; }
   }
   const meta: Meta = { format: FORMAT, fields: [...FIELDS], paths, titles, aliases, terms };
@@ -77,8 +77,8 @@ export async function encodeIndex(header: unknown, ix: InvertedIndex, pause: Pau
   const u = new Uint32Array(out.buffer, head.length + pad, words);
   u.set(lengths);
   let w = lengths.length;
-  for (let ti = 0; ti < entries.length; ti++) {
-    const e = entries[ti];
+  for (let ti = 0; ti < termIds.length; ti++) {
+    const id = termIds[ti];
     let fields = 0;
     for (let f = 0; f < NF; f++) if (sizes[ti * NF + f]) fields++;
     u[w++] = fields;
@@ -87,7 +87,7 @@ export async function encodeIndex(header: unknown, ix: InvertedIndex, pause: Pau
       if (!k) continue;
       u[w++] = f;
       u[w++] = k;
-      const p = e[f]!;
+      const p = ix.postings[id * NF + f]!;
       const d = p.data;
       for (let i = p.start; i < p.start + p.len; i += 2) {
         const doc = d[i];
@@ -129,7 +129,7 @@ export async function decodeIndex(bytes: Uint8Array, from: number, pause: Pause 
     if ((ti & 63) === 63) { const wait = pause(); if (wait) await wait; }
     need(1);
     const nFields = u[w++];
-    const e: TermEntry = new Array<Postings | undefined>(NF);
+    const e = new Array<Postings | undefined>(NF);
     for (let k = 0; k < nFields; k++) {
       need(2);
       const f = u[w++];

@@ -5,7 +5,7 @@
 import type { Analyzer } from './types.js';
 import { tokenize } from './text.js';
 import type { Alt, ParsedQuery } from './query.js';
-import { FIELDS, NF, TITLE, ALIASES, type Field, type InvertedIndex, type TermEntry } from './invertedIndex.js';
+import { FIELDS, NF, TITLE, ALIASES, type Field, type InvertedIndex } from './invertedIndex.js';
 import { RANKING, idf, titleFactor, titleLeaves, titleMatchOf, titleTerms } from './scoring.js';
 import { acquire, release, type Scratch } from './scratch.js';
 import { selectPage, type HitKey } from './page.js';
@@ -65,18 +65,18 @@ export function containsPhrase(text: string, alt: Alt, analyzer: Analyzer): bool
 /** A prefix expansion counts less the longer the indexed term is than the prefix (MiniSearch's weighting). */
 const PREFIX_WEIGHT = 0.375;
 
-interface Expansion { term: string; weight: number; entry: TermEntry }
+interface Expansion { term: string; weight: number; id: number }
 
 /** Index terms a leaf stands for: the term itself, plus (prefix leaves) every longer term starting with it, in term order. */
 function expansions(ix: InvertedIndex, term: string, prefix: boolean): Expansion[] {
   const out: Expansion[] = [];
-  const exact = ix.term(term);
-  if (exact) out.push({ term, weight: 1, entry: exact });
+  const exact = ix.termId(term);
+  if (exact !== undefined) out.push({ term, weight: 1, id: exact });
   if (prefix) {
     const longer: Expansion[] = [];
-    for (const [t, entry] of ix.withPrefix(term)) {
+    for (const [t, id] of ix.withPrefix(term)) {
       const distance = t.length - term.length;
-      if (distance) longer.push({ term: t, weight: (PREFIX_WEIGHT * t.length) / (t.length + 0.3 * distance), entry });
+      if (distance) longer.push({ term: t, weight: (PREFIX_WEIGHT * t.length) / (t.length + 0.3 * distance), id });
     }
     // The tree's order depends on insertion order; sums must not.
     longer.sort((a, b) => (a.term < b.term ? -1 : 1));
@@ -91,7 +91,8 @@ function altDocs(ix: InvertedIndex, alt: Alt): Set<number> {
   for (const t of alt.terms) {
     const docs = new Set<number>();
     for (const e of expansions(ix, t, alt.kind === 'prefix')) {
-      for (const p of e.entry) {
+      for (let f = 0; f < NF; f++) {
+        const p = ix.postings[e.id * NF + f];
         if (!p) continue;
         const d = p.data;
         for (let i = p.start; i < p.start + p.len; i += 2) if (ix.live[d[i]] && (!acc || acc.has(d[i]))) docs.add(d[i]);
@@ -127,8 +128,8 @@ function positiveLeaves(q: ParsedQuery) {
 }
 
 /** One field's postings of a term into the term's pseudo-frequencies; returns the new count of notes with the term. */
-function accumulate(ix: InvertedIndex, e: TermEntry, f: number, avg: number, sc: Scratch, n: number): number {
-  const p = e[f]!;
+function accumulate(ix: InvertedIndex, term: number, f: number, avg: number, sc: Scratch, n: number): number {
+  const p = ix.postings[term * NF + f]!;
   const { termAcc, termDocs, fieldMask } = sc;
   const { live, lengths } = ix;
   const d = p.data;
@@ -168,7 +169,7 @@ async function pageWith(ix: InvertedIndex, q: ParsedQuery, leaves: ParsedQuery['
   const { scores, fieldMask, leafMask, matchedAll, touched } = scratch;
   const N = ix.documentCount;
   const avg = FIELDS.map((_, f) => ix.averageLength(f));
-  const expanded: { leaf: number; term: string; entry: TermEntry }[] = [];
+  const expanded: { leaf: number; term: string; id: number }[] = [];
   let nt = 0;
   try {
     for (let li = 0; li < L; li++) {
@@ -176,9 +177,9 @@ async function pageWith(ix: InvertedIndex, q: ParsedQuery, leaves: ParsedQuery['
       const word = li >> 5;
       const bit = 1 << (li & 31);
       for (const e of expansions(ix, l.term, l.prefix)) {
-        expanded.push({ leaf: li, term: e.term, entry: e.entry });
+        expanded.push({ leaf: li, term: e.term, id: e.id });
         let n = 0;
-        for (let f = 0; f < NF; f++) if (e.entry[f]) n = accumulate(ix, e.entry, f, avg[f], scratch, n);
+        for (let f = 0; f < NF; f++) if (ix.postings[e.id * NF + f]) n = accumulate(ix, e.id, f, avg[f], scratch, n);
         if (n) nt = flush(scratch, n, e.weight * l.weight * idf(N, n), word, bit, nt);
       }
     }
@@ -266,7 +267,7 @@ async function pageWith(ix: InvertedIndex, q: ParsedQuery, leaves: ParsedQuery['
     const found = new Set<string>();
     for (const e of expanded) {
       if (!has(doc, e.leaf) || found.has(e.term)) continue;
-      if (e.entry.some((p) => p && p.tf(doc) > 0)) found.add(e.term);
+      for (let f = 0; f < NF; f++) if ((ix.postings[e.id * NF + f]?.tf(doc) ?? 0) > 0) { found.add(e.term); break; }
     }
     const titles = ix.titles[doc];
     const nl = titles.indexOf('\n');
