@@ -17,6 +17,7 @@ export type Field = (typeof FIELDS)[number];
 export const NF = FIELDS.length;
 export const TITLE = 0;
 export const ALIASES = 1;
+const NO_LENGTHS = new Array<number>(5).fill(0);
 /** Fields whose stop words are indexed (a title like "The The" stays findable). */
 const KEEP_STOP = [true, true, true, false, false];
 
@@ -35,8 +36,14 @@ export interface IndexedDoc {
 
 export class InvertedIndex {
   readonly lexicon = new Lexicon();
-  /** Term → id, for prefix search (radix tree; exact lookups use lexicon.ids). */
+  /**
+   * Term → id for prefix search (radix tree; exact lookups use lexicon.ids). Filled after the fact, in
+   * slices (`catchUpDict`), so building and loading do not wait for it; terms not in it yet are found
+   * by a scan (`withPrefix`).
+   */
   readonly dict = new SearchableMap<number>();
+  /** Term ids below this are in `dict`. */
+  private dictUpTo = 0;
   /** Postings by term id × NF + field index (undefined where a field never has the term). */
   postings: (Postings | undefined)[] = [];
   /** Path by short id (undefined once removed). */
@@ -89,8 +96,21 @@ export class InvertedIndex {
   }
 
   /** Every indexed term starting with `prefix` (the prefix itself included when indexed), with its id. */
-  withPrefix(prefix: string): Iterable<[string, number]> {
-    return this.dict.atPrefix(prefix);
+  withPrefix(prefix: string): [string, number][] {
+    const out = [...this.dict.atPrefix(prefix)];
+    const { terms, ids } = this.lexicon;
+    for (let t = this.dictUpTo; t < terms.length; t++) if (terms[t].startsWith(prefix) && ids.get(terms[t]) === t) out.push([terms[t], t]);
+    return out;
+  }
+
+  /** Puts the terms added since the last call into the prefix tree, yielding to `pause` between slices. */
+  async catchUpDict(pause: () => Promise<void> | null, abandoned: () => boolean = () => false): Promise<void> {
+    const { terms, ids } = this.lexicon;
+    while (this.dictUpTo < terms.length) {
+      const t = this.dictUpTo++;
+      if (ids.get(terms[t]) === t) this.dict.set(terms[t], t);
+      if ((t & 255) === 255) { const w = pause(); if (w) await w; if (abandoned()) return; }
+    }
   }
 
   /** Room for term ids below the lexicon's size. */
@@ -103,10 +123,7 @@ export class InvertedIndex {
       c.set(this.counts);
       this.counts = c;
     }
-    for (let t = this.postings.length / NF; t < n; t++) {
-      for (let f = 0; f < NF; f++) this.postings.push(undefined);
-      this.dict.set(this.lexicon.terms[t], t);
-    }
+    for (let t = this.postings.length / NF; t < n; t++) for (let f = 0; f < NF; f++) this.postings.push(undefined);
   }
 
   /** Room for short id `id` in the per-note arrays. */
@@ -141,43 +158,41 @@ export class InvertedIndex {
     return id;
   }
 
+  /** While a field is counted: whether each term counts once (the title), and the terms seen so far. */
+  private once = false;
+  private readonly countTerm = (t: number): void => {
+    if (t >= this.counts.length) this.reserveTerms();
+    const c = this.counts[t];
+    if (c === 0) this.seen.push(t);
+    if (!this.once || c === 0) this.counts[t] = c + 1;
+  };
+
   /** Indexes a note (its path must not be indexed yet). */
   add(doc: IndexedDoc, analyzer: Analyzer): void {
-    // Count each field's terms by id; a title written several ways (file name, H1, frontmatter) is
-    // still one title, so there each term counts once.
-    const fieldTerms: number[][] = [];
-    const fieldCounts: number[][] = [];
-    const lengths = new Array<number>(NF);
+    const id = this.admit(doc.id, NO_LENGTHS, 0, doc.titles, doc.aliases);
     for (let f = 0; f < NF; f++) {
-      const seen = this.seen;
-      seen.length = 0;
       const text = doc[FIELDS[f]];
-      if (text) {
-        const once = f === TITLE;
-        this.lexicon.forEachTermId(text, analyzer, KEEP_STOP[f], (t) => {
-          if (t >= this.counts.length) this.reserveTerms();
-          const c = this.counts[t];
-          if (c === 0) seen.push(t);
-          if (!once || c === 0) this.counts[t] = c + 1;
-        });
+      if (!text) continue;
+      // A title written several ways (file name, H1, frontmatter) is still one title: each term once.
+      this.once = f === TITLE;
+      this.seen.length = 0;
+      this.lexicon.forEachTermId(text, analyzer, KEEP_STOP[f], this.countTerm);
+      this.reserveTerms();
+      const seen = this.seen;
+      for (let j = 0; j < seen.length; j++) {
+        const t = seen[j];
+        (this.postings[t * NF + f] ??= new Postings()).append(id, this.counts[t]);
+        this.counts[t] = 0;
       }
-      const n = seen.length;
-      const counts = new Array<number>(n);
-      for (let j = 0; j < n; j++) { counts[j] = this.counts[seen[j]]; this.counts[seen[j]] = 0; }
-      fieldTerms.push(seen.slice());
-      fieldCounts.push(counts);
-      lengths[f] = n;
+      this.setLength(id, f, seen.length);
     }
-    this.reserveTerms();
-    const id = this.admit(doc.id, lengths, 0, doc.titles, doc.aliases);
-    for (let f = 0; f < NF; f++) {
-      const ts = fieldTerms[f];
-      const cs = fieldCounts[f];
-      for (let j = 0; j < ts.length; j++) {
-        const slot = ts[j] * NF + f;
-        (this.postings[slot] ??= new Postings()).append(id, cs[j]);
-      }
-    }
+  }
+
+  private setLength(id: number, f: number, l: number): void {
+    const old = this.lengths[id * NF + f];
+    if (old) { this.sums[f] -= old; this.have[f]--; }
+    this.lengths[id * NF + f] = l;
+    if (l) { this.sums[f] += l; this.have[f]++; }
   }
 
   /** Marks a note removed (its postings stay until `vacuum`); false when it was not indexed. */
@@ -240,10 +255,12 @@ export class InvertedIndex {
     return this.admit(path, lengths, at, titles, aliases);
   }
 
-  /** Restores a term with its postings by field (terms are restored in id order, none twice). */
-  restoreTerm(term: string, byField: (Postings | undefined)[]): void {
-    const t = this.lexicon.idOf(term);
+  /** Restores the terms (distinct, in id order) with their postings by term id × NF + field. */
+  restoreTerms(terms: readonly string[], postings: (Postings | undefined)[]): void {
+    if (this.lexicon.size || postings.length !== terms.length * NF) throw new Error('restoreTerms: fresh index and one slot per term and field');
+    for (const t of terms) this.lexicon.idOf(t);
+    if (this.lexicon.size !== terms.length) throw new Error('restoreTerms: a term is listed twice');
+    this.postings = postings;
     this.reserveTerms();
-    for (let f = 0; f < NF; f++) this.postings[t * NF + f] = byField[f];
   }
 }

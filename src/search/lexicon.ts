@@ -10,6 +10,8 @@ import { forEachTerm, tokenizeTerms } from './text.js';
 const isAlnum = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
 const isJoiner = (c: number) => c === 39 || c === 45 || c === 46 || c === 95; // ' - . _
 const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 16777619;
 
 export class Lexicon {
   /** Term → id, and id → term. */
@@ -55,14 +57,19 @@ export class Lexicon {
     this.ids.delete(term);
   }
 
-  /** Word index of text[s, e) (plain ASCII letters and digits), lower-cased, added when new. */
+  /** Word index of text[s, e) (plain ASCII), lower-cased, added when new. */
   private word(text: string, s: number, e: number, analyzer: Analyzer): number {
-    let h = 0x811c9dc5;
+    let h = FNV_OFFSET;
     for (let i = s; i < e; i++) {
       let c = text.charCodeAt(i);
       if (c <= 90 && c >= 65) c += 32;
-      h = Math.imul(h ^ c, 16777619);
+      h = Math.imul(h ^ c, FNV_PRIME);
     }
+    return this.wordHashed(text, s, e, h, analyzer);
+  }
+
+  /** word() with the lower-cased FNV-1a hash of text[s, e) already computed. */
+  private wordHashed(text: string, s: number, e: number, h: number, analyzer: Analyzer): number {
     const mask = this.cap - 1;
     const len = e - s;
     let i = h & mask;
@@ -115,68 +122,95 @@ export class Lexicon {
     this.wordStop = stop;
   }
 
-  private emit(word: number, keepStopWords: boolean, fn: (id: number) => void): void {
-    if (keepStopWords || !this.wordStop[word]) fn(this.wordTerm[word]);
+  /** Term ids of the current whitespace-separated chunk, emitted once the chunk proves plain ASCII. */
+  private pending = new Int32Array(64);
+  private npending = 0;
+
+  private push(id: number): void {
+    if (this.npending === this.pending.length) {
+      const next = new Int32Array(this.pending.length * 2);
+      next.set(this.pending);
+      this.pending = next;
+    }
+    this.pending[this.npending++] = id;
   }
 
-  /** Calls `fn` with the term id of each index term of `text`, in order (the terms of `terms(text, analyzer, keepStopWords)`). */
+  private pushWord(word: number, keepStopWords: boolean): void {
+    if (keepStopWords || !this.wordStop[word]) this.push(this.wordTerm[word]);
+  }
+
+  /**
+   * Calls `fn` with the term id of each index term of `text`, in order (the terms of `terms(text, analyzer,
+   * keepStopWords)`). One pass: plain words are hashed while they are scanned; a chunk (between
+   * whitespace) that turns out to hold another script is redone by the general tokenizer.
+   */
   forEachTermId(text: string, analyzer: Analyzer, keepStopWords: boolean, fn: (id: number) => void): void {
     if (analyzer !== this.analyzer) { this.resetWords(); this.analyzer = analyzer; }
-    const byString = (t: string) => fn(this.idOf(t));
+    const toPending = (t: string) => this.push(this.idOf(t));
     const L = text.length;
-    let i = 0;
-    while (i < L) {
-      while (i < L && isSpace(text.charCodeAt(i))) i++;
-      if (i >= L) break;
-      let e = i;
-      let ascii = true;
-      while (e < L) {
-        const c = text.charCodeAt(e);
-        if (isSpace(c)) break;
-        if (c >= 128) ascii = false;
-        e++;
-      }
-      if (!ascii) {
-        // Another script in this chunk: the general tokenizer (same terms, see forEachTerm).
-        forEachTerm(text.slice(i, e), analyzer, keepStopWords, byString);
-        i = e;
+    let chunk = 0;
+    this.npending = 0;
+    let p = 0;
+    for (;;) {
+      const c = p < L ? text.charCodeAt(p) : 32;
+      if (isSpace(c) || c >= 128) {
+        if (c >= 128) {
+          // Another script in this chunk: the general tokenizer for the whole chunk (same terms, see forEachTerm).
+          let e = p;
+          while (e < L && !isSpace(text.charCodeAt(e))) e++;
+          this.npending = 0;
+          forEachTerm(text.slice(chunk, e), analyzer, keepStopWords, toPending);
+          p = e;
+        }
+        for (let j = 0; j < this.npending; j++) fn(this.pending[j]);
+        this.npending = 0;
+        if (p >= L) return;
+        p++;
+        chunk = p;
         continue;
       }
-      let p = i;
-      while (p < e) {
-        if (!isAlnum(text.charCodeAt(p))) { p++; continue; }
-        // WORD's match, as in text.ts: letters/digits joined by ' - . _ (an identifier, a date, a URL
-        // piece), indexed whole and by its parts; "x's" is just "x".
-        const start = p;
-        while (p < e && isAlnum(text.charCodeAt(p))) p++;
-        let joiners = 0;
-        let lastJoin = -1;
-        while (p + 1 < e && isJoiner(text.charCodeAt(p)) && isAlnum(text.charCodeAt(p + 1))) {
-          joiners++;
-          lastJoin = p;
-          p++;
-          while (p < e && isAlnum(text.charCodeAt(p))) p++;
-        }
-        const c = p < e ? text.charCodeAt(p) : 32;
-        if ((c === 43 && p + 1 < e && text.charCodeAt(p + 1) === 43) || c === 35) {
-          // C++, C#: the general path from the word's start.
-          p = tokenizeTerms(text, start, e, analyzer, keepStopWords, byString);
-          continue;
-        }
-        if (joiners === 1 && text.charCodeAt(lastJoin) === 39 && p - lastJoin === 2 && (text.charCodeAt(lastJoin + 1) | 32) === 115) {
-          this.emit(this.word(text, start, lastJoin, analyzer), keepStopWords, fn);
-          continue;
-        }
-        this.emit(this.word(text, start, p, analyzer), keepStopWords, fn);
-        if (!joiners) continue;
-        let from = start;
-        for (let k = start; k <= p; k++) {
-          if (k < p && !isJoiner(text.charCodeAt(k))) continue;
-          this.emit(this.word(text, from, k, analyzer), keepStopWords, fn);
-          from = k + 1;
-        }
+      if (!isAlnum(c)) { p++; continue; }
+      // WORD's match, as in text.ts: letters/digits, possibly joined by ' - . _ (an identifier, a date,
+      // a URL piece: indexed whole and by its parts; "x's" is just "x"), or ending in ++ / #.
+      const start = p;
+      let h = FNV_OFFSET;
+      for (; p < L; p++) {
+        let d = text.charCodeAt(p);
+        if (!isAlnum(d)) break;
+        if (d <= 90 && d >= 65) d += 32;
+        h = Math.imul(h ^ d, FNV_PRIME);
       }
-      i = e;
+      const next = p < L ? text.charCodeAt(p) : 32;
+      const joined = p + 1 < L && isJoiner(next) && isAlnum(text.charCodeAt(p + 1));
+      if (!joined && next !== 43 && next !== 35) { this.pushWord(this.wordHashed(text, start, p, h, analyzer), keepStopWords); continue; }
+      let e = p;
+      while (e < L && !isSpace(text.charCodeAt(e)) && text.charCodeAt(e) < 128) e++;
+      if (e < L && text.charCodeAt(e) >= 128) { p = e; continue; } // the chunk is redone above
+      if (!joined) { p = tokenizeTerms(text, start, e, analyzer, keepStopWords, toPending); continue; } // C++, C#
+      let joiners = 0;
+      let lastJoin = -1;
+      while (p + 1 < e && isJoiner(text.charCodeAt(p)) && isAlnum(text.charCodeAt(p + 1))) {
+        joiners++;
+        lastJoin = p;
+        p++;
+        while (p < e && isAlnum(text.charCodeAt(p))) p++;
+      }
+      const after = p < e ? text.charCodeAt(p) : 32;
+      if ((after === 43 && p + 1 < e && text.charCodeAt(p + 1) === 43) || after === 35) {
+        p = tokenizeTerms(text, start, e, analyzer, keepStopWords, toPending);
+        continue;
+      }
+      if (joiners === 1 && text.charCodeAt(lastJoin) === 39 && p - lastJoin === 2 && (text.charCodeAt(lastJoin + 1) | 32) === 115) {
+        this.pushWord(this.word(text, start, lastJoin, analyzer), keepStopWords);
+        continue;
+      }
+      this.pushWord(this.word(text, start, p, analyzer), keepStopWords);
+      let from = start;
+      for (let k = start; k <= p; k++) {
+        if (k < p && !isJoiner(text.charCodeAt(k))) continue;
+        this.pushWord(this.word(text, from, k, analyzer), keepStopWords);
+        from = k + 1;
+      }
     }
   }
 }

@@ -125,11 +125,11 @@ export async function decodeIndex(bytes: Uint8Array, from: number, pause: Pause 
   for (let i = 0; i < count; i++) ix.restoreDoc(meta.paths[i], u, i * NF, meta.titles[i], aliasOf.get(i) ?? '');
   let w = count * NF;
   const need = (n: number) => { if (w + n > words) throw new Error('truncated index'); };
+  const postings = new Array<Postings | undefined>(meta.terms.length * NF);
   for (let ti = 0; ti < meta.terms.length; ti++) {
     if ((ti & 63) === 63) { const wait = pause(); if (wait) await wait; }
     need(1);
     const nFields = u[w++];
-    const e = new Array<Postings | undefined>(NF);
     for (let k = 0; k < nFields; k++) {
       need(2);
       const f = u[w++];
@@ -137,11 +137,11 @@ export async function decodeIndex(bytes: Uint8Array, from: number, pause: Pause 
       if (f >= NF) throw new Error('bad field index');
       need(2 * n);
       for (let i = 0; i < n; i++) if (u[w + 2 * i] >= count) throw new Error('posting names an unknown note');
-      e[f] = new Postings(u, w, 2 * n);
+      postings[ti * NF + f] = new Postings(u, w, 2 * n);
       w += 2 * n;
     }
-    ix.restoreTerm(meta.terms[ti], e);
   }
+  ix.restoreTerms(meta.terms, postings);
   if (w !== words) throw new Error(`index holds ${words - w} unread words`);
   return ix;
 }

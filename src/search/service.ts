@@ -49,7 +49,6 @@ export interface KeywordServiceOptions {
   saveDelayMs?: number;
 }
 
-const decoder = new TextDecoder('utf-8');
 const yieldNow = () => new Promise<void>((r) => setTimeout(r, 0));
 const SLICE_MS = 12;
 /** A pause for persist.ts: a turn of the event loop once the current slice has run SLICE_MS. */
@@ -121,6 +120,7 @@ export class KeywordService implements KeywordRanker {
     if (loaded) {
       this.state = 'ready';
       this.reconcile();
+      void this.catchUpDict();
     } else {
       this.state = 'building';
       const started = Date.now();
@@ -247,6 +247,13 @@ export class KeywordService implements KeywordRanker {
     if (this.state === 'building' && !this.queue.size) { this.state = 'ready'; this.log(`${this.docs.size} notes indexed`); }
     if (this.ix.needsVacuum() && !this.queue.size) await this.vacuum();
     if (this.dirty) this.scheduleSave();
+    if (!this.queue.size) void this.catchUpDict();
+  }
+
+  /** Fills the prefix tree with new terms in the background (prefix queries scan for the rest meanwhile). */
+  private catchUpDict(): Promise<void> {
+    const ix = this.ix;
+    return ix.catchUpDict(slicer(), () => this.stopped || ix !== this.ix);
   }
 
   /** Drops removed notes' postings, in slices; never while a save is encoding the same lists. */
@@ -281,17 +288,19 @@ export class KeywordService implements KeywordRanker {
     if (!stat) return remove;
     const max = keywordSettings(this.o.settings()).keywordMaxNoteBytes;
     if (stat.size > max) return () => { remove(); this.skipped.set(path, `too_large:${stat.size}`); this.dirty = true; };
-    let bytes: Uint8Array;
-    try { bytes = await this.o.host.readBytes(path); } catch {
+    // Text, not bytes: the host decodes natively (and in Obsidian serves it from the vault), and the
+    // hash here only tells this index whether a note changed since it was indexed.
+    let text: string;
+    try { text = await this.o.host.readText(path); } catch {
       return () => { remove(); this.skipped.set(path, 'unreadable'); this.dirty = true; };
     }
-    const hash = contentHash(bytes);
+    const hash = contentHash(text);
     const meta: DocMeta = { m: stat.mtime, s: stat.size, h: hash };
     const prev = this.docs.get(path);
     if (prev && prev.h === hash && op !== 'refresh' && this.ix.has(path)) {
       return () => { this.docs.set(path, meta); this.dirty = true; };
     }
-    const doc = buildDoc(path, decoder.decode(bytes), this.o.host.metadata(path));
+    const doc = buildDoc(path, text, this.o.host.metadata(path));
     return () => {
       // The note may have been deleted while it was read; a later queued op handles that.
       this.ix.remove(path);

@@ -109,3 +109,14 @@ test('reused accumulators: results do not depend on earlier queries, and follow 
   assert.equal(withNew[0].path, 'new/Tower light.md');
   assert.deepEqual((await runQueryPage(ms2, q, analyzer, { limit: 5 })).hits.map(row), withNew.slice(0, 5).map(row));
 });
+
+test('prefix queries find the same terms before the prefix tree has caught up (scan) and after (tree)', async () => {
+  const ix = new InvertedIndex();
+  for (const [p, t] of Object.entries(notes).slice(0, 400)) ix.add(buildDoc(p, t, null), analyzer);
+  const prefixQueries = ['gar*', 'q*', 'com* tower', 'zz*', 'no*'];
+  const before = [];
+  for (const q of prefixQueries) before.push((await runQuery(ix, parseQuery(q, analyzer), analyzer)).map(row));
+  await ix.catchUpDict(() => null);
+  for (const [i, q] of prefixQueries.entries()) assert.deepEqual((await runQuery(ix, parseQuery(q, analyzer), analyzer)).map(row), before[i], q);
+  assert.ok(before[0].length > 0);
+});
