@@ -18,6 +18,8 @@ export const NF = FIELDS.length;
 export const TITLE = 0;
 export const ALIASES = 1;
 const NO_LENGTHS = new Array<number>(5).fill(0);
+/** Notes longer than this (characters over all fields) are analysed in pieces of about this size (addSteps). */
+const PIECE = 32_768;
 /** Fields whose stop words are indexed (a title like "The The" stays findable). */
 const KEEP_STOP = [true, true, true, false, false];
 
@@ -173,19 +175,69 @@ export class InvertedIndex {
     for (let f = 0; f < NF; f++) {
       const text = doc[FIELDS[f]];
       if (!text) continue;
-      // A title written several ways (file name, H1, frontmatter) is still one title: each term once.
-      this.once = f === TITLE;
-      this.seen.length = 0;
+      this.startField(f);
       this.lexicon.forEachTermId(text, analyzer, KEEP_STOP[f], this.countTerm);
-      this.reserveTerms();
-      const seen = this.seen;
-      for (let j = 0; j < seen.length; j++) {
-        const t = seen[j];
-        (this.postings[t * NF + f] ??= new Postings()).append(id, this.counts[t]);
-        this.counts[t] = 0;
-      }
-      this.setLength(id, f, seen.length);
+      this.writeField(id, f);
     }
+  }
+
+  /**
+   * add() in steps, for a caller that yields between them (service.ts): a long note (the Hub vault has
+   * 300 KB ones; notes up to 5 MB are indexed) is analysed in pieces cut at white space (the lexicon
+   * reads text chunk by chunk between white space, so the terms are the same) into lists of term ids.
+   * The note is registered (replacing its old version when `replace`) and its postings written in the
+   * last step, in one go: no query or save ever sees it half indexed.
+   */
+  *addSteps(doc: IndexedDoc, analyzer: Analyzer, replace = false): Generator<void, void> {
+    let size = 0;
+    for (const f of FIELDS) size += doc[f].length;
+    if (size <= PIECE) {
+      if (replace) this.remove(doc.id);
+      this.add(doc, analyzer);
+      return;
+    }
+    const fieldTerms: Int32Array[] = [];
+    for (let f = 0; f < NF; f++) {
+      let buf = new Int32Array(256);
+      let n = 0;
+      const push = (t: number) => {
+        if (n === buf.length) { const next = new Int32Array(n * 2); next.set(buf); buf = next; }
+        buf[n++] = t;
+      };
+      for (const piece of textPieces(doc[FIELDS[f]])) {
+        this.lexicon.forEachTermId(piece, analyzer, KEEP_STOP[f], push);
+        yield;
+      }
+      fieldTerms.push(buf.subarray(0, n));
+    }
+    if (replace) this.remove(doc.id);
+    const id = this.admit(doc.id, NO_LENGTHS, 0, doc.titles, doc.aliases);
+    this.reserveTerms();
+    for (let f = 0; f < NF; f++) {
+      const ts = fieldTerms[f];
+      if (!ts.length) continue;
+      this.startField(f);
+      for (let j = 0; j < ts.length; j++) this.countTerm(ts[j]);
+      this.writeField(id, f);
+    }
+  }
+
+  private startField(f: number): void {
+    // A title written several ways (file name, H1, frontmatter) is still one title: each term once.
+    this.once = f === TITLE;
+    this.seen.length = 0;
+  }
+
+  /** Writes the counted terms of field `f` as postings of note `id` and resets the counts. */
+  private writeField(id: number, f: number): void {
+    this.reserveTerms();
+    const seen = this.seen;
+    for (let j = 0; j < seen.length; j++) {
+      const t = seen[j];
+      (this.postings[t * NF + f] ??= new Postings()).append(id, this.counts[t]);
+      this.counts[t] = 0;
+    }
+    this.setLength(id, f, seen.length);
   }
 
   private setLength(id: number, f: number, l: number): void {
@@ -263,4 +315,28 @@ export class InvertedIndex {
     this.postings = postings;
     this.reserveTerms();
   }
+}
+
+const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
+
+/**
+ * A text in pieces of about PIECE characters, each cut before an ASCII white-space character (where the
+ * lexicon's chunks end); a text without one for long (a page of Chinese) is cut at any white space.
+ */
+export function* textPieces(text: string): Generator<string> {
+  let at = 0;
+  const any = /\s/g;
+  while (text.length - at > PIECE) {
+    let end = at + PIECE;
+    const limit = Math.min(text.length, end + 4 * PIECE);
+    while (end < limit && !isSpace(text.charCodeAt(end))) end++;
+    if (end === limit && limit < text.length) {
+      any.lastIndex = at + PIECE;
+      const m = any.exec(text);
+      end = m ? m.index : text.length;
+    }
+    yield text.slice(at, end);
+    at = end;
+  }
+  if (at < text.length || !text.length) yield text.slice(at);
 }

@@ -16,7 +16,7 @@ import { keywordSettings } from './settings.js';
 import { parseQuery, type ParsedQuery } from './query.js';
 import { buildDoc } from './document.js';
 import { decodeHeader, decodeIndex, encodeIndex, type Pause } from './persist.js';
-import { InvertedIndex } from './invertedIndex.js';
+import { InvertedIndex, type IndexedDoc } from './invertedIndex.js';
 import { runQueryPage, type Hit, type HitKey } from './rank.js';
 import type { KeywordRanked, KeywordRanker, KeywordRankOptions } from './types.js';
 import type { IndexStatus } from '../services/status.js';
@@ -30,6 +30,8 @@ export const SCHEMA = 3;
 
 interface DocMeta { m: number; s: number; h: string }
 type Op = 'upsert' | 'refresh' | 'delete';
+/** The synchronous part of one change: done at once, or steps to run with turns between (a long note). */
+type Update = () => Iterator<void> | void;
 
 interface Header {
   schema: number;
@@ -224,7 +226,7 @@ export class KeywordService implements KeywordRanker {
 
   private async drainLoop(): Promise<void> {
     let sliceStart = Date.now();
-    const take = (): Promise<(() => void)[]> | null => {
+    const take = (): Promise<Update[]> | null => {
       const batch: [string, Op][] = [];
       for (const entry of this.queue) {
         batch.push(entry);
@@ -239,9 +241,18 @@ export class KeywordService implements KeywordRanker {
       if (this.stopped) return;
       // The next batch is read (I/O off the main thread) while this one is indexed.
       pending = take();
-      for (const fn of prepared) fn();
-      this.progress.done += prepared.length;
-      if (Date.now() - sliceStart > SLICE_MS) { await yieldNow(); sliceStart = Date.now(); }
+      for (const apply of prepared) {
+        // A long note is indexed in steps (InvertedIndex.addSteps): the clock is read after each.
+        const steps = apply();
+        if (steps) {
+          while (!steps.next().done) {
+            if (Date.now() - sliceStart > SLICE_MS) { await yieldNow(); sliceStart = Date.now(); }
+          }
+        }
+        this.progress.done++;
+        if (Date.now() - sliceStart > SLICE_MS) { await yieldNow(); sliceStart = Date.now(); }
+        if (this.stopped) return;
+      }
       pending ??= take();
     }
     if (this.state === 'building' && !this.queue.size) { this.state = 'ready'; this.log(`${this.docs.size} notes indexed`); }
@@ -268,16 +279,16 @@ export class KeywordService implements KeywordRanker {
    * Reads what one change needs (async); returns the synchronous index update. An update whose note was
    * changed by another update since it was read is dropped and the note queued again (batches overlap).
    */
-  private async prepare(path: string, op: Op): Promise<() => void> {
+  private async prepare(path: string, op: Op): Promise<Update> {
     const seen = this.docs.get(path);
     const fn = await this.prepareUpdate(path, op);
     return () => {
       if (this.docs.get(path) !== seen) { this.queue.set(path, op); return; }
-      fn();
+      return fn();
     };
   }
 
-  private async prepareUpdate(path: string, op: Op): Promise<() => void> {
+  private async prepareUpdate(path: string, op: Op): Promise<Update> {
     const remove = () => {
       if (this.ix.remove(path)) this.dirty = true;
       if (this.docs.delete(path)) this.dirty = true;
@@ -301,15 +312,18 @@ export class KeywordService implements KeywordRanker {
       return () => { this.docs.set(path, meta); this.dirty = true; };
     }
     const doc = buildDoc(path, text, this.o.host.metadata(path));
-    return () => {
-      // The note may have been deleted while it was read; a later queued op handles that.
-      this.ix.remove(path);
-      this.ix.add(doc, this.analyzer);
-      this.docs.set(path, meta);
-      this.skipped.delete(path);
-      this.lastNote = path;
-      this.dirty = true;
-    };
+    return () => this.upsertSteps(path, doc, meta);
+  }
+
+  private *upsertSteps(path: string, doc: IndexedDoc, meta: DocMeta): Generator<void, void> {
+    const ix = this.ix;
+    // The note may have been deleted while it was read; a later queued op handles that.
+    yield* ix.addSteps(doc, this.analyzer, true);
+    if (ix !== this.ix) return; // rebuilt meanwhile (a settings change): the new index queues it again
+    this.docs.set(path, meta);
+    this.skipped.delete(path);
+    this.lastNote = path;
+    this.dirty = true;
   }
 
   private scheduleSave(): void {
