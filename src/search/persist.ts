@@ -69,12 +69,26 @@ export async function encodeIndex(header: unknown, ix: InvertedIndex, pause: Pau
     if ((++n & 63) === 0) { const w = pause(); if (w) await w; }
   }
   const meta: Meta = { format: FORMAT, fields: [...FIELDS], paths, titles, aliases, terms };
-  const head = encoder.encode(`${JSON.stringify(header)}\n${JSON.stringify(meta)}\n`);
-  const pad = (4 - (head.length % 4)) % 4;
-  const out = new Uint8Array(head.length + pad + words * 4);
-  out.set(head);
-  out.fill(0x20, head.length, head.length + pad);
-  const u = new Uint32Array(out.buffer, head.length + pad, words);
+  // The two JSON lines are megabytes at 100k notes: written and encoded in pieces too.
+  const text: string[] = [];
+  await jsonPieces(header, text, pause);
+  text.push('\n');
+  await jsonPieces(meta, text, pause);
+  text.push('\n');
+  const chunks: Uint8Array[] = [];
+  let headLength = 0;
+  for (let i = 0; i < text.length; i += 1024) {
+    const c = encoder.encode(text.slice(i, i + 1024).join(''));
+    chunks.push(c);
+    headLength += c.length;
+    const wait = pause(); if (wait) await wait;
+  }
+  const pad = (4 - (headLength % 4)) % 4;
+  const out = new Uint8Array(headLength + pad + words * 4);
+  let at = 0;
+  for (const c of chunks) { out.set(c, at); at += c.length; }
+  out.fill(0x20, headLength, headLength + pad);
+  const u = new Uint32Array(out.buffer, headLength + pad, words);
   u.set(lengths);
   let w = lengths.length;
   for (let ti = 0; ti < termIds.length; ti++) {
@@ -98,6 +112,61 @@ export async function encodeIndex(header: unknown, ix: InvertedIndex, pause: Pau
   }
   if (w !== words) throw new Error(`index encoding wrote ${w} of ${words} words`);
   return out;
+}
+
+const BIG = 1024;
+
+/**
+ * JSON.stringify(v) for plain data (what the header and meta hold), into `out` as pieces, with a pause
+ * after every BIG entries of a large array or object. Same text as JSON.stringify.
+ */
+async function jsonPieces(v: unknown, out: string[], pause: Pause): Promise<void> {
+  // A Map is written as the object Object.fromEntries would make of it (keys as strings).
+  if (v instanceof Map) {
+    out.push('{');
+    let first = true;
+    let i = 0;
+    for (const [k, x] of v as Map<unknown, unknown>) {
+      const j = JSON.stringify(x);
+      if (j !== undefined) { out.push(`${first ? '' : ','}${JSON.stringify(String(k))}:${j}`); first = false; }
+      if ((++i & (BIG - 1)) === 0) { const wait = pause(); if (wait) await wait; }
+    }
+    out.push('}');
+    return;
+  }
+  if (Array.isArray(v) && v.length > BIG) {
+    out.push('[');
+    for (let i = 0; i < v.length; i += BIG) {
+      const part = JSON.stringify(v.slice(i, i + BIG));
+      out.push(i ? ',' : '', part.slice(1, -1));
+      const wait = pause(); if (wait) await wait;
+    }
+    out.push(']');
+    return;
+  }
+  if (v && typeof v === 'object' && !Array.isArray(v) && typeof (v as { toJSON?: unknown }).toJSON !== 'function') {
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o);
+    out.push('{');
+    let first = true;
+    for (let i = 0; i < keys.length; i++) {
+      const x = o[keys[i]];
+      const big = !!x && typeof x === 'object' && (Array.isArray(x) ? x.length > BIG : true);
+      if (big && keys.length <= BIG) {
+        out.push(`${first ? '' : ','}${JSON.stringify(keys[i])}:`);
+        await jsonPieces(x, out, pause);
+      } else {
+        const j = JSON.stringify(x);
+        if (j === undefined) continue;
+        out.push(`${first ? '' : ','}${JSON.stringify(keys[i])}:${j}`);
+      }
+      first = false;
+      if ((i & (BIG - 1)) === BIG - 1) { const wait = pause(); if (wait) await wait; }
+    }
+    out.push('}');
+    return;
+  }
+  out.push(JSON.stringify(v));
 }
 
 /** The header line alone (cheap: the caller checks schema and signature before decoding the rest). */

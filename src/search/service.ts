@@ -338,7 +338,8 @@ export class KeywordService implements KeywordRanker {
     if (!this.dirty) return;
     this.saving = (async () => {
       this.dirty = false;
-      const header: Header = { schema: SCHEMA, signature: this.analyzer.signature, docs: Object.fromEntries(this.docs), skipped: Object.fromEntries(this.skipped) };
+      // Copies taken now, with the index snapshot (encodeIndex takes it before its first pause).
+      const header = { schema: SCHEMA, signature: this.analyzer.signature, docs: new Map(this.docs), skipped: new Map(this.skipped) };
       try {
         // The header and the index snapshot are taken in the same turn (encodeIndex reads before its first pause).
         await this.o.host.cache.write(INDEX_FILE, await encodeIndex(header, this.ix, slicer()));
