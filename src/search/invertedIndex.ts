@@ -307,10 +307,13 @@ export class InvertedIndex {
     return this.admit(path, lengths, at, titles, aliases);
   }
 
-  /** Restores the terms (distinct, in id order) with their postings by term id × NF + field. */
-  restoreTerms(terms: readonly string[], postings: (Postings | undefined)[]): void {
+  /** Restores the terms (distinct, in id order) with their postings by term id × NF + field, in steps. */
+  *restoreTerms(terms: readonly string[], postings: (Postings | undefined)[]): Generator<void, void> {
     if (this.lexicon.size || postings.length !== terms.length * NF) throw new Error('restoreTerms: fresh index and one slot per term and field');
-    for (const t of terms) this.lexicon.idOf(t);
+    for (let i = 0; i < terms.length; i++) {
+      this.lexicon.idOf(terms[i]);
+      if ((i & 4095) === 4095) yield;
+    }
     if (this.lexicon.size !== terms.length) throw new Error('restoreTerms: a term is listed twice');
     this.postings = postings;
     this.reserveTerms();

@@ -1,10 +1,10 @@
-// The keyword index on disk, compactly: two JSON lines (the service's header, then the index's small
-// parts: paths, titles, aliases, the term list) followed by the field lengths and postings as one
+// The keyword index on disk, compactly: two JSON parts (the service's header, then the index's small
+// parts: paths, titles, aliases, the term list; each in lines of bounded size, see writeSplit) followed by the field lengths and postings as one
 // little-endian Uint32 array. Loading keeps that array and points each posting list at its window in
 // it, so a warm start builds no per-posting objects. Notes are renumbered 0…n−1 in the file (removed
 // notes and their postings are left out), keeping each list's order.
 //
-//   <header JSON>\n<meta JSON>\n<0–3 spaces to a 4-byte boundary><u32 …>
+//   <header JSON lines><meta JSON lines><0–3 spaces to a 4-byte boundary><u32 …>
 //   u32 part: for each note (meta.paths order) its FIELDS lengths; then for each term (meta.terms
 //   order): field count, then per field: field index, posting count, then (note, term frequency) pairs.
 //
@@ -12,7 +12,8 @@
 import { FIELDS, NF, InvertedIndex } from './invertedIndex.js';
 import { Postings } from './postings.js';
 
-const FORMAT = 2;
+/** 3: JSON parts in lines of bounded size (writeSplit). */
+const FORMAT = 3;
 
 interface Meta {
   format: typeof FORMAT;
@@ -69,12 +70,10 @@ export async function encodeIndex(header: unknown, ix: InvertedIndex, pause: Pau
     if ((++n & 63) === 0) { const w = pause(); if (w) await w; }
   }
   const meta: Meta = { format: FORMAT, fields: [...FIELDS], paths, titles, aliases, terms };
-  // The two JSON lines are megabytes at 100k notes: written and encoded in pieces too.
+  // The JSON parts are megabytes at 100k notes: written in lines of bounded size, with pauses between.
   const text: string[] = [];
-  await jsonPieces(header, text, pause);
-  text.push('\n');
-  await jsonPieces(meta, text, pause);
-  text.push('\n');
+  await writeSplit(header, text, pause);
+  await writeSplit(meta, text, pause);
   const chunks: Uint8Array[] = [];
   let headLength = 0;
   for (let i = 0; i < text.length; i += 1024) {
@@ -114,73 +113,87 @@ export async function encodeIndex(header: unknown, ix: InvertedIndex, pause: Pau
   return out;
 }
 
-const BIG = 1024;
+/** Items per line of a split list. */
+const LINE_ITEMS = 2048;
 
 /**
- * JSON.stringify(v) for plain data (what the header and meta hold), into `out` as pieces, with a pause
- * after every BIG entries of a large array or object. Same text as JSON.stringify.
+ * Writes `v` (a plain object) as one JSON line in which each Map, and each array longer than
+ * LINE_ITEMS, is replaced by {"$lines": k} (plus "$map": 1 for a Map), followed by those k lines in
+ * property order: JSON arrays of at most LINE_ITEMS items ([key, value] pairs for a Map). So neither
+ * writing nor reading holds the thread for one JSON text of megabytes.
  */
-async function jsonPieces(v: unknown, out: string[], pause: Pause): Promise<void> {
-  // A Map is written as the object Object.fromEntries would make of it (keys as strings).
-  if (v instanceof Map) {
-    out.push('{');
-    let first = true;
-    let i = 0;
-    for (const [k, x] of v as Map<unknown, unknown>) {
-      const j = JSON.stringify(x);
-      if (j !== undefined) { out.push(`${first ? '' : ','}${JSON.stringify(String(k))}:${j}`); first = false; }
-      if ((++i & (BIG - 1)) === 0) { const wait = pause(); if (wait) await wait; }
-    }
-    out.push('}');
-    return;
+async function writeSplit(v: unknown, out: string[], pause: Pause): Promise<void> {
+  const lists: (unknown[] | Map<unknown, unknown>)[] = [];
+  const top: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    if (x instanceof Map) { top[k] = { $lines: Math.ceil(x.size / LINE_ITEMS), $map: 1 }; lists.push(x); }
+    else if (Array.isArray(x) && x.length > LINE_ITEMS) { top[k] = { $lines: Math.ceil(x.length / LINE_ITEMS) }; lists.push(x); }
+    else top[k] = x;
   }
-  if (Array.isArray(v) && v.length > BIG) {
-    out.push('[');
-    for (let i = 0; i < v.length; i += BIG) {
-      const part = JSON.stringify(v.slice(i, i + BIG));
-      out.push(i ? ',' : '', part.slice(1, -1));
-      const wait = pause(); if (wait) await wait;
+  out.push(JSON.stringify(top), '\n');
+  for (const list of lists) {
+    const items = list instanceof Map ? list.entries() : list.values();
+    let line: unknown[] = [];
+    for (const item of items) {
+      line.push(item);
+      if (line.length === LINE_ITEMS) { out.push(JSON.stringify(line), '\n'); line = []; const wait = pause(); if (wait) await wait; }
     }
-    out.push(']');
-    return;
+    if (line.length) out.push(JSON.stringify(line), '\n');
   }
-  if (v && typeof v === 'object' && !Array.isArray(v) && typeof (v as { toJSON?: unknown }).toJSON !== 'function') {
-    const o = v as Record<string, unknown>;
-    const keys = Object.keys(o);
-    out.push('{');
-    let first = true;
-    for (let i = 0; i < keys.length; i++) {
-      const x = o[keys[i]];
-      const big = !!x && typeof x === 'object' && (Array.isArray(x) ? x.length > BIG : true);
-      if (big && keys.length <= BIG) {
-        out.push(`${first ? '' : ','}${JSON.stringify(keys[i])}:`);
-        await jsonPieces(x, out, pause);
-      } else {
-        const j = JSON.stringify(x);
-        if (j === undefined) continue;
-        out.push(`${first ? '' : ','}${JSON.stringify(keys[i])}:${j}`);
-      }
-      first = false;
-      if ((i & (BIG - 1)) === BIG - 1) { const wait = pause(); if (wait) await wait; }
-    }
-    out.push('}');
-    return;
-  }
-  out.push(JSON.stringify(v));
 }
 
-/** The header line alone (cheap: the caller checks schema and signature before decoding the rest). */
+/** Reads what writeSplit wrote from `at`: steps between lines; returns the object and the offset after it. */
+function* readSplit(bytes: Uint8Array, at: number): Generator<void, { value: Record<string, unknown>; next: number }> {
+  const line = () => {
+    const nl = bytes.indexOf(0x0a, at);
+    if (nl < 0) throw new Error('truncated index');
+    const v = JSON.parse(decoder.decode(bytes.subarray(at, nl))) as unknown;
+    at = nl + 1;
+    return v;
+  };
+  const top = line();
+  if (!top || typeof top !== 'object' || Array.isArray(top)) throw new Error('unknown index format');
+  const value = top as Record<string, unknown>;
+  for (const [k, x] of Object.entries(value)) {
+    const split = x as { $lines?: unknown; $map?: unknown } | null;
+    if (!split || typeof split !== 'object' || typeof split.$lines !== 'number') continue;
+    const map = split.$map ? new Map<unknown, unknown>() : null;
+    const list: unknown[] = [];
+    for (let i = 0; i < split.$lines; i++) {
+      const items = line();
+      if (!Array.isArray(items)) throw new Error('unknown index format');
+      if (map) for (const e of items as [unknown, unknown][]) map.set(e[0], e[1]);
+      else for (const e of items) list.push(e);
+      yield;
+    }
+    value[k] = map ?? list;
+  }
+  return { value, next: at };
+}
+
+/** The header alone (cheap: the caller checks schema and signature before decoding the rest). Maps come back as Maps. */
 export function decodeHeader(bytes: Uint8Array): { header: unknown; rest: number } {
-  const nl = bytes.indexOf(0x0a);
-  if (nl < 0) throw new Error('no header line');
-  return { header: JSON.parse(decoder.decode(bytes.subarray(0, nl))) as unknown, rest: nl + 1 };
+  const steps = readSplit(bytes, 0);
+  for (;;) { const r = steps.next(); if (r.done) return { header: r.value.value, rest: r.value.next }; }
+}
+
+/** decodeHeader with `pause` between lines. */
+export async function readHeader(bytes: Uint8Array, pause: Pause): Promise<{ header: unknown; rest: number }> {
+  const steps = readSplit(bytes, 0);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return { header: r.value.value, rest: r.value.next };
+    const wait = pause(); if (wait) await wait;
+  }
 }
 
 /** Rebuilds the index from `bytes` (starting at `from`, after the header line). */
 export async function decodeIndex(bytes: Uint8Array, from: number, pause: Pause = () => null): Promise<InvertedIndex> {
-  const nl = bytes.indexOf(0x0a, from);
-  if (nl < 0) throw new Error('no index line');
-  const meta = JSON.parse(decoder.decode(bytes.subarray(from, nl))) as Meta;
+  const steps = readSplit(bytes, from);
+  let r = steps.next();
+  for (; !r.done; r = steps.next()) { const wait = pause(); if (wait) await wait; }
+  const meta = r.value.value as unknown as Meta;
+  const nl = r.value.next - 1;
   if (meta.format !== FORMAT || !Array.isArray(meta.paths) || !Array.isArray(meta.terms) || meta.titles?.length !== meta.paths.length || meta.fields?.join() !== FIELDS.join()) throw new Error('unknown index format');
   let start = nl + 1;
   while (start < bytes.length && bytes[start] === 0x20 && (bytes.byteOffset + start) % 4 !== 0) start++;
@@ -191,7 +204,10 @@ export async function decodeIndex(bytes: Uint8Array, from: number, pause: Pause 
   const count = meta.paths.length;
   if (count * NF > words) throw new Error('truncated index');
   const aliasOf = new Map(meta.aliases);
-  for (let i = 0; i < count; i++) ix.restoreDoc(meta.paths[i], u, i * NF, meta.titles[i], aliasOf.get(i) ?? '');
+  for (let i = 0; i < count; i++) {
+    ix.restoreDoc(meta.paths[i], u, i * NF, meta.titles[i], aliasOf.get(i) ?? '');
+    if ((i & 1023) === 1023) { const wait = pause(); if (wait) await wait; }
+  }
   let w = count * NF;
   const need = (n: number) => { if (w + n > words) throw new Error('truncated index'); };
   const postings = new Array<Postings | undefined>(meta.terms.length * NF);
@@ -210,7 +226,8 @@ export async function decodeIndex(bytes: Uint8Array, from: number, pause: Pause 
       w += 2 * n;
     }
   }
-  ix.restoreTerms(meta.terms, postings);
+  const restore = ix.restoreTerms(meta.terms, postings);
+  while (!restore.next().done) { const wait = pause(); if (wait) await wait; }
   if (w !== words) throw new Error(`index holds ${words - w} unread words`);
   return ix;
 }

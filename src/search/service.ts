@@ -15,7 +15,7 @@ import { createAnalyzer, type Analyzer } from './analyzer.js';
 import { keywordSettings } from './settings.js';
 import { parseQuery, type ParsedQuery } from './query.js';
 import { buildDoc } from './document.js';
-import { decodeHeader, decodeIndex, encodeIndex, type Pause } from './persist.js';
+import { decodeIndex, encodeIndex, readHeader, type Pause } from './persist.js';
 import { InvertedIndex, type IndexedDoc } from './invertedIndex.js';
 import { runQueryPage, type Hit, type HitKey } from './rank.js';
 import type { KeywordRanked, KeywordRanker, KeywordRankOptions } from './types.js';
@@ -25,8 +25,8 @@ import { clearTimeout, setTimeout } from 'node:timers';
 export const INDEX_FILE = 'keyword-index.bin';
 /** The JSON file of schema 1 (MiniSearch's own serialization); removed after the first save. */
 const LEGACY_INDEX_FILE = 'keyword-index.json';
-/** 3: own index format (issue 14: titles, BM25F, no MiniSearch internals). */
-export const SCHEMA = 3;
+/** 3: own index format (issue 14: titles, BM25F, no MiniSearch internals); 4: JSON parts in lines of bounded size. */
+export const SCHEMA = 4;
 
 interface DocMeta { m: number; s: number; h: string }
 type Op = 'upsert' | 'refresh' | 'delete';
@@ -36,8 +36,8 @@ type Update = () => Iterator<void> | void;
 interface Header {
   schema: number;
   signature: string;
-  docs: Record<string, DocMeta>;
-  skipped: Record<string, string>;
+  docs: Map<string, DocMeta>;
+  skipped: Map<string, string>;
 }
 
 export interface KeywordServiceOptions {
@@ -137,21 +137,24 @@ export class KeywordService implements KeywordRanker {
     try { bytes = await this.o.host.cache.read(INDEX_FILE); } catch { bytes = null; }
     if (!bytes) return false;
     try {
-      const { header: h, rest } = decodeHeader(bytes);
+      const { header: h, rest } = await readHeader(bytes, slicer());
       const header = h as Header;
       if (header.schema !== SCHEMA) { this.log(`saved index has schema ${header.schema}, expected ${SCHEMA}: rebuilding`); return false; }
       if (header.signature !== this.analyzer.signature) { this.log('text processing settings changed since the index was saved: rebuilding'); return false; }
       const ix = await decodeIndex(bytes, rest, slicer());
       this.ix = ix;
-      this.docs = new Map(Object.entries(header.docs));
-      this.skipped = new Map(Object.entries(header.skipped ?? {}));
+      const docs: unknown = header.docs;
+      const skipped: unknown = header.skipped;
+      if (!(docs instanceof Map) || !(skipped instanceof Map)) throw new Error('header without note records');
+      this.docs = docs as Map<string, DocMeta>;
+      this.skipped = skipped as Map<string, string>;
       if (ix.documentCount !== this.docs.size) throw new Error(`index holds ${ix.documentCount} notes, header ${this.docs.size}`);
       return true;
     } catch (e) {
       this.log(`saved index is unreadable (${(e as Error).message}): rebuilding`);
       this.ix = new InvertedIndex();
-      this.docs.clear();
-      this.skipped.clear();
+      this.docs = new Map();
+      this.skipped = new Map();
       return false;
     }
   }
