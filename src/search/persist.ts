@@ -76,8 +76,8 @@ export async function encodeIndex(header: unknown, ix: InvertedIndex, pause: Pau
   await writeSplit(meta, text, pause);
   const chunks: Uint8Array[] = [];
   let headLength = 0;
-  for (let i = 0; i < text.length; i += 1024) {
-    const c = encoder.encode(text.slice(i, i + 1024).join(''));
+  for (const piece of text) {
+    const c = encoder.encode(piece);
     chunks.push(c);
     headLength += c.length;
     const wait = pause(); if (wait) await wait;
