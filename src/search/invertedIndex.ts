@@ -111,7 +111,7 @@ export class InvertedIndex {
     while (this.dictUpTo < terms.length) {
       const t = this.dictUpTo++;
       if (ids.get(terms[t]) === t) this.dict.set(terms[t], t);
-      if ((t & 255) === 255) { const w = pause(); if (w) await w; if (abandoned()) return; }
+      if ((t & 31) === 31) { const w = pause(); if (w) await w; if (abandoned()) return; }
     }
   }
 
@@ -279,16 +279,19 @@ export class InvertedIndex {
     const dirt = this.dirt;
     const empty: string[] = [];
     const terms = this.lexicon.terms;
+    let work = 0;
     for (let t = 0; t < terms.length; t++) {
       if (this.lexicon.ids.get(terms[t]) !== t) continue; // a forgotten id
       let any = false;
       for (let f = 0; f < NF; f++) {
         const p = this.postings[t * NF + f];
         if (!p) continue;
+        work += p.size;
         if (p.keepLive(this.live)) any = true; else this.postings[t * NF + f] = undefined;
       }
       if (!any) empty.push(terms[t]);
-      if ((t & 255) === 255) { const w = pause(); if (w) await w; }
+      // The clock is read after about 16k postings (a common word has one per note).
+      if ((work += 8) > 16_384) { work = 0; const w = pause(); if (w) await w; }
     }
     for (const term of empty) {
       const t = this.lexicon.ids.get(term);
@@ -312,7 +315,7 @@ export class InvertedIndex {
     if (this.lexicon.size || postings.length !== terms.length * NF) throw new Error('restoreTerms: fresh index and one slot per term and field');
     for (let i = 0; i < terms.length; i++) {
       this.lexicon.idOf(terms[i]);
-      if ((i & 4095) === 4095) yield;
+      if ((i & 1023) === 1023) yield;
     }
     if (this.lexicon.size !== terms.length) throw new Error('restoreTerms: a term is listed twice');
     this.postings = postings;

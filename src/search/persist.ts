@@ -55,7 +55,8 @@ export async function encodeIndex(header: unknown, ix: InvertedIndex, pause: Pau
   const termIds: number[] = [];
   const sizes: number[] = [];
   let words = lengths.length;
-  let n = 0;
+  // The clock is read (pause) after about WORK postings: a common word has one per note.
+  let work = 0;
   for (const [t, id] of ix.lexicon.ids) {
     let fields = 0;
     let postings = 0;
@@ -67,7 +68,7 @@ export async function encodeIndex(header: unknown, ix: InvertedIndex, pause: Pau
       if (k) { fields++; postings += k; }
     }
     if (fields) { terms.push(t); termIds.push(id); words += 1 + 2 * fields + 2 * postings; } else sizes.length -= NF;
-    if ((++n & 63) === 0) { const w = pause(); if (w) await w; }
+    if ((work += 8 + postings) > WORK) { work = 0; const w = pause(); if (w) await w; }
   }
   const meta: Meta = { format: FORMAT, fields: [...FIELDS], paths, titles, aliases, terms };
   // The JSON parts are megabytes at 100k notes: written in lines of bounded size, with pauses between.
@@ -106,15 +107,18 @@ export async function encodeIndex(header: unknown, ix: InvertedIndex, pause: Pau
         const doc = d[i];
         if (doc < top && live[doc]) { u[w++] = dense[doc]; u[w++] = d[i + 1]; }
       }
+      work += k;
     }
-    if ((ti & 63) === 63) { const wait = pause(); if (wait) await wait; }
+    if ((work += 8) > WORK) { work = 0; const wait = pause(); if (wait) await wait; }
   }
   if (w !== words) throw new Error(`index encoding wrote ${w} of ${words} words`);
   return out;
 }
 
 /** Items per line of a split list. */
-const LINE_ITEMS = 2048;
+const LINE_ITEMS = 1024;
+/** Postings (or their equivalent) between two looks at the clock. */
+const WORK = 16_384;
 
 /**
  * Writes `v` (a plain object) as one JSON line in which each Map, and each array longer than
@@ -206,13 +210,14 @@ export async function decodeIndex(bytes: Uint8Array, from: number, pause: Pause 
   const aliasOf = new Map(meta.aliases);
   for (let i = 0; i < count; i++) {
     ix.restoreDoc(meta.paths[i], u, i * NF, meta.titles[i], aliasOf.get(i) ?? '');
-    if ((i & 1023) === 1023) { const wait = pause(); if (wait) await wait; }
+    if ((i & 255) === 255) { const wait = pause(); if (wait) await wait; }
   }
   let w = count * NF;
   const need = (n: number) => { if (w + n > words) throw new Error('truncated index'); };
   const postings = new Array<Postings | undefined>(meta.terms.length * NF);
+  let work = 0;
   for (let ti = 0; ti < meta.terms.length; ti++) {
-    if ((ti & 63) === 63) { const wait = pause(); if (wait) await wait; }
+    if ((work += 8) > WORK) { work = 0; const wait = pause(); if (wait) await wait; }
     need(1);
     const nFields = u[w++];
     for (let k = 0; k < nFields; k++) {
@@ -223,6 +228,7 @@ export async function decodeIndex(bytes: Uint8Array, from: number, pause: Pause 
       need(2 * n);
       for (let i = 0; i < n; i++) if (u[w + 2 * i] >= count) throw new Error('posting names an unknown note');
       postings[ti * NF + f] = new Postings(u, w, 2 * n);
+      work += n;
       w += 2 * n;
     }
   }

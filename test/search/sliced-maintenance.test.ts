@@ -107,7 +107,7 @@ test('sliced encoding: the same bytes as in one piece, with turns of the event l
   let headerPauses = 0;
   assert.deepEqual((await readHeader(sliced, () => { headerPauses++; return turn(); })).header, header);
   assert.ok(headerPauses >= 3, `only ${headerPauses} pauses reading the header`);
-  // No JSON line of the header is long (each list in lines of at most 2,048 items).
+  // No JSON line of the header is long (each list in lines of at most 1,024 items).
   const jsonPart = new TextDecoder().decode(sliced.subarray(0, rest));
   assert.ok(Math.max(...jsonPart.split('\n').map((l) => l.length)) < 300_000, 'a JSON line of the header is too long');
   let loadPauses = 0;
