@@ -246,8 +246,7 @@ async function pageWith(ix: InvertedIndex, q: ParsedQuery, leaves: ParsedQuery['
   if (!Number.isFinite(want) || opts.after || phraseAlts.length || want >= cands.length) {
     for (let i = 0; i < nc; i++) titleBonus(cands[i]);
   } else {
-    const tl = tLeaves.map((l) => leafIndex.get(`${l.prefix ? 'p' : 't'}:${l.term}`) ?? -1);
-    boundedTitleBonus(cands, scratch, want, titleOrAlias, tl, titleLeafCounts(ix, tl, expanded), titleBonus);
+    boundedTitleBonus(cands, scratch, want, titleOrAlias, tLeaves.map((l) => leafIndex.get(`${l.prefix ? 'p' : 't'}:${l.term}`) ?? -1), has, titleBonus);
   }
   // Phrases: verify word adjacency on the text of the candidates that need it (bounded).
   if (phraseAlts.length && opts.readText) {
@@ -282,7 +281,7 @@ async function pageWith(ix: InvertedIndex, q: ParsedQuery, leaves: ParsedQuery['
  * score (the bonus at its maximum) is at least the want-th best score before any bonus (a bonus never
  * lowers a score). Full matches rank first, so partial ones matter only when full ones do not fill it.
  */
-function boundedTitleBonus(cands: Int32Array, sc: Scratch, want: number, titleOrAlias: number, tl: number[], titleLeaves: (doc: number) => number, titleBonus: (doc: number) => void): void {
+function boundedTitleBonus(cands: Int32Array, sc: Scratch, want: number, titleOrAlias: number, tl: number[], has: (doc: number, li: number) => boolean, titleBonus: (doc: number) => void): void {
   const { scores, matchedAll, fieldMask } = sc;
   const nc = cands.length;
   let nAll = 0;
@@ -305,9 +304,14 @@ function boundedTitleBonus(cands: Int32Array, sc: Scratch, want: number, titleOr
   };
   const barAll = nAll >= want ? bar(1, want) : -Infinity;
   const barAny = nAll >= want ? Infinity : bar(0, want - nAll);
-  // A title (or alias) term matching a query leaf implies the note has that leaf in its title or aliases
-  // field, so the share of leaves found there bounds the title match (and the bonus) from above.
-  const bound = (doc: number) => (tl.length ? titleFactor(titleLeaves(doc) / tl.length) : 1);
+  // A title term matching a query leaf implies the note matched that leaf, so the share of leaves the
+  // note matched at all bounds the title match (and the bonus) from above.
+  const bound = (doc: number) => {
+    if (!tl.length) return 1;
+    let n = 0;
+    for (const li of tl) if (li < 0 || has(doc, li)) n++;
+    return titleFactor(n / tl.length);
+  };
   for (let i = 0; i < nc; i++) {
     const doc = cands[i];
     const threshold = matchedAll[doc] ? barAll : barAny;
@@ -318,32 +322,4 @@ function boundedTitleBonus(cands: Int32Array, sc: Scratch, want: number, titleOr
     if (base * bound(doc) < threshold) continue;
     titleBonus(doc);
   }
-}
-
-/**
- * For the bound above: per note, how many of the title leaves `tl` (query leaf indexes; −1 = not a leaf,
- * counted as found) occur in its title or aliases field, from those fields' postings of every expansion.
- */
-function titleLeafCounts(ix: InvertedIndex, tl: number[], expanded: { leaf: number; id: number }[]): (doc: number) => number {
-  const unknown = tl.filter((li) => li < 0).length;
-  if (tl.length > 32) return () => tl.length; // no bound: every note may reach the page
-  const masks = new Uint32Array(ix.nextId);
-  tl.forEach((li, k) => {
-    if (li < 0) return;
-    for (const e of expanded) {
-      if (e.leaf !== li) continue;
-      for (const f of [TITLE, ALIASES]) {
-        const p = ix.postings[e.id * NF + f];
-        if (!p) continue;
-        const d = p.data;
-        for (let i = p.start; i < p.start + p.len; i += 2) masks[d[i]] |= 1 << k;
-      }
-    }
-  });
-  return (doc) => {
-    let m = masks[doc];
-    let n = unknown;
-    while (m) { m &= m - 1; n++; }
-    return n;
-  };
 }
