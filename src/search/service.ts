@@ -21,6 +21,7 @@ import { runQueryPage, type Hit, type HitKey } from './rank.js';
 import type { KeywordRanked, KeywordRanker, KeywordRankOptions } from './types.js';
 import type { IndexStatus } from '../services/status.js';
 import { clearTimeout, setTimeout } from 'node:timers';
+import { Debounce } from '../core/debounce.js';
 
 export const INDEX_FILE = 'keyword-index.bin';
 /** The JSON file of schema 1 (MiniSearch's own serialization); removed after the first save. */
@@ -73,7 +74,7 @@ export class KeywordService implements KeywordRanker {
   private queue = new Map<string, Op>();
   private state: 'loading' | 'building' | 'ready' = 'loading';
   private draining: Promise<void> | null = null;
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly debounce = new Debounce(() => void this.drain());
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
   private saving: Promise<void> | null = null;
   private vacuuming: Promise<void> | null = null;
@@ -215,14 +216,12 @@ export class KeywordService implements KeywordRanker {
   }
 
   private kick(delay: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => { this.timer = null; void this.drain(); }, delay);
+    if (!this.stopped) this.debounce.call(delay);
   }
 
   /** Applies every queued change now; resolves when the queue is empty. */
   async flush(): Promise<void> {
-    if (this.timer) { clearTimeout(this.timer); this.timer = null; }
+    this.debounce.cancel();
     while ((this.queue.size || this.draining) && !this.stopped) await this.drain();
   }
 
@@ -335,9 +334,12 @@ export class KeywordService implements KeywordRanker {
     this.dirty = true;
   }
 
+  /** Delay before retrying a save the disk refused (doubles up to a minute; reset by a success). */
+  private saveRetryMs = 0;
+
   private scheduleSave(): void {
     if (this.saveTimer || this.stopped) return;
-    this.saveTimer = setTimeout(() => { this.saveTimer = null; void this.save(); }, this.o.saveDelayMs ?? 3000);
+    this.saveTimer = setTimeout(() => { this.saveTimer = null; void this.save(); }, Math.max(this.saveRetryMs, this.o.saveDelayMs ?? 3000));
     (this.saveTimer as { unref?: () => void }).unref?.();
   }
 
@@ -347,15 +349,18 @@ export class KeywordService implements KeywordRanker {
     if (!this.dirty) return;
     this.saving = (async () => {
       this.dirty = false;
-      // Copies taken now, with the index snapshot (encodeIndex takes it before its first pause).
+      // Copies of the maps now, in the same turn as encodeIndex's snapshot of the index (taken before its first pause).
       const header = { schema: SCHEMA, signature: this.analyzer.signature, docs: new Map(this.docs), skipped: new Map(this.skipped) };
       try {
-        // The header and the index snapshot are taken in the same turn (encodeIndex reads before its first pause).
         await this.o.host.cache.write(INDEX_FILE, await encodeIndex(header, this.ix, slicer()));
         if (!this.legacyRemoved) { this.legacyRemoved = true; await this.o.host.cache.remove(LEGACY_INDEX_FILE).catch(() => undefined); }
+        this.saveRetryMs = 0;
       } catch (e) {
+        // Full or unwritable cache folder: the index stays in memory and the save is tried again.
         this.dirty = true;
         this.log(`could not save (${(e as Error).message})`);
+        this.saveRetryMs = Math.min(60_000, Math.max(5000, this.saveRetryMs * 2));
+        this.scheduleSave();
       }
     })().finally(() => { this.saving = null; });
     await this.saving;
@@ -478,7 +483,7 @@ export class KeywordService implements KeywordRanker {
   async stop(): Promise<void> {
     this.stopped = true;
     this.unsubscribe?.();
-    if (this.timer) clearTimeout(this.timer);
+    this.debounce.cancel();
     if (this.saveTimer) { clearTimeout(this.saveTimer); this.saveTimer = null; }
     await this.draining?.catch(() => undefined);
     await this.save();
