@@ -4,10 +4,12 @@
 //   app both freeze the UI the same way). This is the "longest block" and its p99.
 // - perf_hooks.monitorEventLoopDelay (libuv's own delay histogram, 1 ms resolution) as a cross-check.
 // On a shared machine a gap can also be the OS running other processes; so each gap also records the
-// CPU time this process used meanwhile (process.cpuUsage: every thread, so GC helpers count too), and
-// "longest block (CPU)" is the larger of the two figures' minimum: what the code itself held.
+// CPU time the main thread itself got meanwhile (Linux: /proc/thread-self/schedstat, nanoseconds; else
+// process.cpuUsage, every thread of the process), and "longest block (CPU)" is the longest gap counted
+// that way: what the code itself held the thread for, without the time the OS gave other processes.
 // Work that is not the plugin's (the fake app's own link resolution, which the real app does itself)
 // can be reported with `exclude(start, end)`: that time is taken out of the gaps it falls in.
+import { closeSync, openSync, readSync } from 'node:fs';
 import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
 
 export interface BlockStats {
@@ -18,24 +20,46 @@ export interface BlockStats {
   longestCpuMs: number;
   p99Ms: number;
   over50: number;
+  /** Blocks whose main-thread CPU time alone was over 50 ms. */
+  over50Cpu: number;
   eldMaxMs: number;
   eldP99Ms: number;
   /** The five longest blocks: [ms since phase start, length]. */
   worst: [number, number][];
   excludedMs: number;
+  /** Every block over 50 ms as [start, end] in microseconds of the monotonic clock V8's CPU profiles
+   *  use (process.hrtime), for bench/long-stacks.mjs --blocks. */
+  longUs: [number, number][];
 }
 
-const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const hrUs = () => Number(process.hrtime.bigint() / 1000n);
+
+const processCpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+/** The main thread's own time on a CPU (ms), from the kernel's scheduler statistics when readable. */
+function mainThreadCpu(): { read: () => number; close: () => void } {
+  try {
+    const fd = openSync('/proc/thread-self/schedstat', 'r');
+    const buf = Buffer.alloc(128);
+    const read = () => { const n = readSync(fd, buf, 0, 128, 0); return Number(buf.toString('latin1', 0, n).split(' ')[0]) / 1e6; };
+    if (!Number.isFinite(read())) throw new Error('unreadable');
+    return { read, close: () => closeSync(fd) };
+  } catch {
+    return { read: processCpuMs, close: () => undefined };
+  }
+}
 
 export class LoopProbe {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private last = 0;
   private start = 0;
-  private gaps: [number, number, number][] = [];
+  private gaps: [number, number, number, number][] = [];
+  private lastUs = 0;
   private lastCpu = 0;
   private hist: IntervalHistogram | null = null;
   private excluded: [number, number][] = [];
   private label = '';
+  private cpu = mainThreadCpu();
+  private cpuMs = () => this.cpu.read();
 
   begin(label: string): void {
     this.label = label;
@@ -44,13 +68,15 @@ export class LoopProbe {
     this.hist = monitorEventLoopDelay({ resolution: 1 });
     this.hist.enable();
     this.start = this.last = performance.now();
-    this.lastCpu = cpuMs();
+    this.lastUs = hrUs();
+    this.lastCpu = this.cpuMs();
     const tick = () => {
       const t = performance.now();
-      const c = cpuMs();
+      const c = this.cpuMs();
       const gap = t - this.last - 1;
-      if (gap > 1) this.gaps.push([this.last, t, c - this.lastCpu]);
+      if (gap > 1) this.gaps.push([this.last, t, c - this.lastCpu, this.lastUs]);
       this.last = t;
+      this.lastUs = hrUs();
       this.lastCpu = c;
       this.timer = setTimeout(tick, 1);
     };
@@ -67,10 +93,11 @@ export class LoopProbe {
     this.timer = null;
     const t = performance.now();
     // The time since the last tick is a gap too (the phase may end inside a block).
-    if (t - this.last - 1 > 1) this.gaps.push([this.last, t, cpuMs() - this.lastCpu]);
+    if (t - this.last - 1 > 1) this.gaps.push([this.last, t, this.cpuMs() - this.lastCpu, this.lastUs]);
     this.hist!.disable();
     let excludedMs = 0;
     let longestCpuMs = 0;
+    let over50Cpu = 0;
     const blocks = this.gaps.map(([a, b, cpu]) => {
       let own = b - a - 1;
       let ex = 0;
@@ -79,7 +106,9 @@ export class LoopProbe {
         if (o > 0) { own -= o; ex += o; }
       }
       excludedMs += ex;
-      longestCpuMs = Math.max(longestCpuMs, Math.max(0, Math.min(own, cpu - ex)));
+      const held = Math.max(0, Math.min(own, cpu - ex));
+      longestCpuMs = Math.max(longestCpuMs, held);
+      if (held > 50) over50Cpu++;
       return [a - this.start, Math.max(0, own)] as [number, number];
     });
     const lengths = blocks.map((b) => b[1]).sort((x, y) => x - y);
@@ -94,10 +123,12 @@ export class LoopProbe {
       longestCpuMs,
       p99Ms: p99,
       over50: lengths.filter((x) => x > 50).length,
+      over50Cpu,
       eldMaxMs: h.max / 1e6,
       eldP99Ms: h.percentile(99) / 1e6,
       worst: [...blocks].sort((x, y) => y[1] - x[1]).slice(0, 5),
       excludedMs,
+      longUs: this.gaps.filter(([a, b]) => b - a - 1 > 50).map(([a, b, , us]) => [us, us + (b - a) * 1000] as [number, number]),
     };
   }
 }
@@ -118,5 +149,5 @@ function percentileOfBlocks(sortedLengths: number[], slots: number, p: number): 
 
 export function formatStats(s: BlockStats): string {
   const f = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
-  return `${s.label.padEnd(22)} total ${f(s.totalMs).padStart(7)} ms | longest block ${f(s.longestMs).padStart(6)} ms (CPU ${f(s.longestCpuMs)}) | p99 ${f(s.p99Ms).padStart(5)} ms | >50 ms: ${String(s.over50).padStart(3)} | ELD max ${f(s.eldMaxMs)} p99 ${f(s.eldP99Ms)} ms${s.excludedMs > 1 ? ` | fake app's own work excluded: ${f(s.excludedMs)} ms` : ''}`;
+  return `${s.label.padEnd(22)} total ${f(s.totalMs).padStart(7)} ms | longest block ${f(s.longestMs).padStart(6)} ms (CPU ${f(s.longestCpuMs)}) | p99 ${f(s.p99Ms).padStart(5)} ms | >50 ms: ${String(s.over50).padStart(3)} (CPU ${s.over50Cpu}) | ELD max ${f(s.eldMaxMs)} p99 ${f(s.eldP99Ms)} ms${s.excludedMs > 1 ? ` | fake app's own work excluded: ${f(s.excludedMs)} ms` : ''}`;
 }

@@ -1,4 +1,4 @@
-// Rebuilds main.js, server.js (+ its WASM) and dist/cli.js when any source is newer than them (or they are missing).
+// Rebuilds main.js, server.js (+ its WASM), bridge.cjs and dist/cli.js when any source is newer than them (or they are missing).
 import { statSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -13,8 +13,8 @@ function newest(dir) {
 }
 
 export function buildIfNeeded(root) {
-  const outs = ['main.js', 'server.js', 'ort-wasm-simd.wasm.br', 'dist/cli.js'].map((f) => join(root, f));
-  const src = Math.max(newest(join(root, 'src')), statSync(join(root, 'package.json')).mtimeMs, statSync(join(root, 'esbuild.config.mjs')).mtimeMs);
+  const outs = ['main.js', 'server.js', 'server-zod.js', 'ort-wasm-simd.wasm.br', 'bridge.cjs', 'dist/cli.js'].map((f) => join(root, f));
+  const src = Math.max(newest(join(root, 'src')), statSync(join(root, 'package.json')).mtimeMs, statSync(join(root, 'esbuild.config.mjs')).mtimeMs, ...['esbuild-chunks.mjs', 'esbuild-semantic.mjs'].map((f) => statSync(join(root, 'scripts', f)).mtimeMs));
   if (outs.every((o) => existsSync(o) && statSync(o).mtimeMs >= src)) return false;
   execFileSync(process.execPath, [join(root, 'esbuild.config.mjs')], { stdio: 'inherit', cwd: root });
   return true;

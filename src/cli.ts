@@ -14,6 +14,7 @@ import { settingFlags } from './cli/flags.js';
 import { extraCommands } from './cli/commands.js';
 import { VERSION } from './version.js';
 import { DEFAULT_CONFIG_DIR } from './host/configDir.js';
+import { allowedFolders, symlinkWarning } from './core/symlinkOptIn.js';
 
 const USAGE = `Vault MCP Server ${VERSION}
 
@@ -23,6 +24,9 @@ const USAGE = `Vault MCP Server ${VERSION}
   node dist/cli.js keys list --vault DIR
   node dist/cli.js keys revoke --vault DIR --name NAME
   node dist/cli.js audit --vault DIR [--tail] [--key NAME] [--tool NAME] [--outcome ok|refused|CODE] [--since DATE] [--limit N] [--json]
+  node dist/cli.js models pull [ID] [--models-dir DIR]   download an embedding model (default Xenova/all-MiniLM-L6-v2); serve uses it
+  node dist/cli.js models list [--models-dir DIR]
+  node dist/cli.js bridge --url URL (--key-file FILE | env VAULT_MCP_KEY)   stdio ↔ HTTP, for Claude Desktop
 
 Environment: VAULT_MCP_TOKEN / VAULT_MCP_READ_TOKEN add in-memory readwrite / read keys.
 serve flags:
@@ -32,6 +36,8 @@ ${settingFlags.map((f) => `  --${f.flag}${f.kind === 'bool' ? '' : ' VALUE'}  ${
                    <Obsidian's data folder or the OS cache folder>/vault-mcp-server/<vault>-<hash>; with
                    --data-dir, that folder; cacheInVault in data.json keeps them in the plugin folder)
   --create-key NAME  when no key exists yet, create a readwrite key with this name and print it once
+  --models-dir DIR  where \`models pull\` put models (default: the shared models folder); the pulled default
+                   model is used when neither --embedding-model nor the plugin's setting names one
   --no-watch  do not watch the vault folder for outside changes`;
 
 export function fail(msg: string): never {
@@ -64,7 +70,7 @@ function loadPluginSettings(dataDir: string): Partial<Settings> {
 async function serve(argv: string[]): Promise<void> {
   const options: Record<string, { type: 'string' | 'boolean' }> = {
     vault: { type: 'string' }, 'data-dir': { type: 'string' }, 'cache-dir': { type: 'string' }, 'embedding-model': { type: 'string' },
-    'create-key': { type: 'string' }, 'no-watch': { type: 'boolean' },
+    'create-key': { type: 'string' }, 'no-watch': { type: 'boolean' }, 'models-dir': { type: 'string' },
   };
   for (const f of settingFlags) options[f.flag] = { type: f.kind === 'bool' ? 'boolean' : 'string' };
   let values: Record<string, string | boolean | undefined>;
@@ -86,10 +92,16 @@ async function serve(argv: string[]): Promise<void> {
     else overrides[f.key] = v;
   }
   if (values['embedding-model']) overrides.embeddingModel = values['embedding-model'];
+  if (overrides.symlinkAllowedFolders) overrides.symlinkAllowedFolders = (overrides.symlinkAllowedFolders as string[]).map((p) => resolve(p));
   const settings = withDefaults({ ...loadPluginSettings(dataDir), ...overrides });
+  settings.symlinkAllowedFolders = allowedFolders(settings.symlinkAllowedFolders);
+
   // The caches go where the plugin puts them (src/host/cacheDir.ts), so the app and the CLI share them.
   const cacheDir = values['cache-dir'] ? resolve(String(values['cache-dir'])) : values['data-dir'] || cacheInVault(settings) ? dataDir : vaultCacheDir(vault);
-  const host = new NodeHost(vault, { dataDir, cacheDir, watch: !values['no-watch'] });
+  const { chooseServeModel } = await import('./cli/serveModel.js');
+  const modelLine = chooseServeModel(settings, join(cacheDir, 'models'), values['models-dir'] ? resolve(String(values['models-dir'])) : undefined);
+  const host = new NodeHost(vault, { dataDir, cacheDir, watch: !values['no-watch'], allowedOutside: () => settings.symlinkAllowedFolders });
+  if (settings.symlinkAllowedFolders.length) process.stderr.write(`warning: ${symlinkWarning(settings.symlinkAllowedFolders)}\n`);
   const keys = new KeyStore(host.data);
   await keys.load();
   if (process.env.VAULT_MCP_TOKEN) keys.addEphemeral(process.env.VAULT_MCP_TOKEN, 'env:VAULT_MCP_TOKEN', 'readwrite');
@@ -105,7 +117,9 @@ async function serve(argv: string[]): Promise<void> {
   await host.ready();
   let rt;
   try {
-    rt = await startRuntime({ host, settings: () => settings, keys, services: { llmKey: () => process.env.OPENAI_API_KEY || undefined } });
+    // Feature messages (index rebuilds, save failures…) to stderr; MCP sessions get them too (logging).
+    const log = (m: string) => { process.stderr.write(`${m}\n`); };
+    rt = await startRuntime({ host, settings: () => settings, keys, services: { log, llmKey: () => process.env.OPENAI_API_KEY || undefined } });
   } catch (e) {
     await release();
     fail((e as Error).message);
@@ -116,9 +130,13 @@ async function serve(argv: string[]): Promise<void> {
   }
   if (createdKey) {
     process.stdout.write(`Created key "${values['create-key']}" (shown only this once):\n  ${createdKey}\nConnect Claude Code:\n  claude mcp add --transport http vault ${url} --header "Authorization: Bearer ${createdKey}"\n`);
+  } else if (values['create-key']) {
+    // Later runs of `npm start`: the first key was shown once; say how to get another.
+    const names = keys.list().filter((k) => !k.ephemeral).map((k) => `"${k.name}"`).join(', ');
+    process.stdout.write(`This vault already has keys (${names}); a key is shown only once, when it is created. To create another:\n  node dist/cli.js keys add --vault ${vault} --name NAME --scope readwrite\n`);
   }
   const notes = host.files().filter((f) => f.path.endsWith('.md')).length;
-  process.stdout.write(`Vault MCP Server ${VERSION}: ${notes} notes in ${vault}\ncaches in ${cacheDir}\nlistening on ${url}\n`);
+  process.stdout.write(`Vault MCP Server ${VERSION}: ${notes} notes in ${vault}\ncaches in ${cacheDir}\n${modelLine}\nlistening on ${url}\n`);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -161,7 +179,7 @@ async function keysCommand(argv: string[]): Promise<void> {
     const patch = setKeyPatch(values, fail);
     try {
       const rec = await store.update(values.name, patch);
-      process.stdout.write(`Updated key "${rec.name}"; a running server applies it within 2 seconds, open sessions included.\n${describeKey(rec)}\n`);
+      process.stdout.write(`Updated key "${rec.name}"; a running server applies it from its next request, open sessions included.\n${describeKey(rec)}\n`);
     } catch (e) {
       fail(`${(e as Error).message} See keys list.`);
     }

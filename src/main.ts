@@ -1,6 +1,6 @@
 // The Obsidian entry point: loads settings, builds the ObsidianHost once the layout is ready, and
 // starts/stops the shared runtime. Only wiring and user-facing messages live here.
-import { Notice, Plugin, TFile, TFolder, type WorkspaceLeaf } from 'obsidian';
+import { Notice, Plugin, TFile, TFolder, normalizePath, type WorkspaceLeaf } from 'obsidian';
 import { withDefaults } from './settings.js';
 import type { Settings } from './core/settings.js';
 import type { KeyRecord } from './core/keys.js';
@@ -226,7 +226,9 @@ export default class VaultMcpPlugin extends Plugin implements SettingsController
       manifest: this.manifest,
       register: (ref) => this.registerEvent(ref),
       classes: { TFile, TFolder },
+      normalizePath,
       cacheDir: this.cacheDir,
+      allowedOutside: () => this.settings.symlinkAllowedFolders ?? [],
     });
     void this.host.ready();
     return this.host;
@@ -256,11 +258,11 @@ export default class VaultMcpPlugin extends Plugin implements SettingsController
     this.updateStatus();
   }
 
-  /** server.js, loaded on first use; a Notice and the error state when it cannot be. */
-  private serverModule(): Server | null {
+  /** server.js, loaded on first use (its chunks one per task); a Notice and the error state when it cannot be. */
+  private async serverModule(): Promise<Server | null> {
     if (this.server) return this.server;
     try {
-      this.server = loadServer(this.pluginDir, VERSION);
+      this.server = await loadServer(this.pluginDir, VERSION, () => new Promise((r) => window.setTimeout(r, 0)));
       return this.server;
     } catch (e) {
       const message = `Vault MCP Server did not start: ${(e as Error).message}`;
@@ -285,8 +287,9 @@ export default class VaultMcpPlugin extends Plugin implements SettingsController
   private async doStart(): Promise<void> {
     if (this.runtime || this.unloading) return;
     this.setState({ kind: 'starting' });
-    const server = this.serverModule();
+    const server = await this.serverModule();
     if (!server) return;
+    if (this.unloading) return;
     if (!this.host) {
       // Caches an older version (or the other setting) left behind are moved, not rebuilt or re-downloaded.
       const other = cacheInVault(this.settings) ? this.outsideCacheDir : this.pluginDir;
@@ -339,8 +342,10 @@ export default class VaultMcpPlugin extends Plugin implements SettingsController
 
   updateStatus(): void {
     if (!this.statusEl) return;
-    const statuses = this.runtime && this.server && this.state.kind === 'on' ? this.server.indexStatuses(this.runtime.deps) : [];
-    this.statusEl.setText(statusText(this.state, statuses));
-    this.statusEl.setAttr('aria-label', statusTooltip(this.state, statuses));
+    const live = this.runtime && this.server && this.state.kind === 'on' ? { rt: this.runtime, srv: this.server } : null;
+    const statuses = live ? live.srv.indexStatuses(live.rt.deps) : [];
+    const saves = live ? live.srv.saveProblems(live.rt.deps.host) : [];
+    this.statusEl.setText(statusText(this.state, statuses, saves));
+    this.statusEl.setAttr('aria-label', statusTooltip(this.state, statuses, saves));
   }
 }

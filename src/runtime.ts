@@ -7,10 +7,12 @@ import type { Services } from './mcp/services.js';
 import { KeyStore } from './services/keyStore.js';
 import { createHttpApp } from './http/app.js';
 import { listen, type RunningServer } from './http/listen.js';
+import { limitSettings } from './limits/settings.js';
 import type { SessionTable } from './http/sessions.js';
 import { features } from './features.js';
 import type { FeatureHandle } from './feature.js';
 import { VERSION } from './version.js';
+import { forwardLogs } from './mcp/sessionHub.js';
 
 export interface RuntimeOptions {
   host: VaultHost;
@@ -39,6 +41,8 @@ export async function createDeps(opts: RuntimeOptions): Promise<{ deps: ServerDe
     middleware: [...(opts.middleware ?? [])],
     services: { ...(opts.services ?? {}) },
   };
+  // Feature failures reported to the host log also reach open MCP sessions (logging, at warning).
+  deps.services.log = forwardLogs(deps, opts.services?.log);
   const handles: FeatureHandle[] = [];
   for (const f of features) {
     const h = await f.setup(deps);
@@ -56,7 +60,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const s = opts.settings();
   let server: RunningServer;
   try {
-    server = await listen(app, sessions, s.bindAddress, s.port);
+    const lim = limitSettings(s);
+    server = await listen(app, sessions, s.bindAddress, s.port, { headersTimeoutMs: Math.max(1, lim.headersTimeoutSeconds) * 1000, requestTimeoutMs: Math.max(1, lim.requestTimeoutSeconds) * 1000 });
     deps.services.serverUrl = server.url; // transfer links name the real port (also with --port 0)
   } catch (e) {
     await sessions.closeAll();

@@ -10,7 +10,9 @@ export const auditFeature: Feature = {
     const log = new AuditLog(deps.host.data, deps.settings, now);
     await log.load().catch(() => undefined);
     deps.services.audit = log;
-    deps.middleware.push(auditMiddleware(log, now));
-    return { stop: () => log.flush() };
+    // Keys are attached after the features (runtime.ts), so the secrets are looked up per call.
+    const secrets = () => [...(deps.services.keys?.secrets() ?? []), ...[deps.services.llmKey?.()].filter((k): k is string => !!k)];
+    deps.middleware.push(auditMiddleware(log, now, secrets));
+    return { stop: async () => { await log.flush(); log.stop(); } };
   },
 };

@@ -7,10 +7,14 @@ import type { DataStore } from '../host/port.js';
 import type { Settings } from '../core/settings.js';
 import { limitSettings } from '../limits/settings.js';
 import { dayKey } from '../limits/day.js';
+import { RETRY_FIRST_MS, RETRY_MAX_MS } from '../host/storageHealth.js';
+import { clearTimeout, setTimeout } from 'node:timers';
 
 export const ACTIVE = 'audit.jsonl';
 export const INDEX = 'audit-index.json';
 const RING = 2000;
+/** Lines kept in memory while the disk refuses them; older ones are dropped (and counted). */
+const MAX_QUEUED = 10_000;
 const DAY_MS = 86_400_000;
 
 export interface AuditEntry {
@@ -132,10 +136,27 @@ export class AuditLog {
     return () => this.listeners.delete(fn);
   }
 
-  /** Writes queued lines; resolves when they are on disk. */
+  /** Writes queued lines; resolves when they are on disk (or kept for a retry when the disk refused). */
   flush(): Promise<void> {
-    this.chain = this.chain.then(() => this.drain()).catch(() => undefined);
+    this.chain = this.chain.then(() => this.drain()).catch(() => this.retryLater());
     return this.chain;
+  }
+
+  /** Lines dropped because the disk refused them for longer than the queue could hold. */
+  dropped = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private retryMs = RETRY_FIRST_MS;
+
+  /** The disk refused the lines (full, unwritable): they stay queued (bounded) and are written later. */
+  private retryLater(): void {
+    if (this.queue.length > MAX_QUEUED) {
+      this.dropped += this.queue.length - MAX_QUEUED;
+      this.queue.splice(0, this.queue.length - MAX_QUEUED);
+    }
+    if (this.retryTimer) return;
+    this.retryTimer = setTimeout(() => { this.retryTimer = null; void this.flush(); }, this.retryMs);
+    (this.retryTimer as { unref?: () => void }).unref?.();
+    this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
   }
 
   private async drain(): Promise<void> {
@@ -143,13 +164,25 @@ export class AuditLog {
     const lines = this.queue;
     this.queue = [];
     const text = lines.join('');
-    const s = limitSettings(this.settings());
-    const t = this.now();
-    const newDay = this.activeFirst !== null && dayKey(this.activeFirst) !== dayKey(t);
-    if (this.activeBytes > 0 && (newDay || this.activeBytes + text.length > s.auditMaxFileBytes)) await this.rotate();
-    await this.data.append(ACTIVE, text);
-    this.activeBytes += Buffer.byteLength(text, 'utf8');
-    if (this.activeFirst === null) this.activeFirst = t;
+    try {
+      const s = limitSettings(this.settings());
+      const t = this.now();
+      const newDay = this.activeFirst !== null && dayKey(this.activeFirst) !== dayKey(t);
+      if (this.activeBytes > 0 && (newDay || this.activeBytes + text.length > s.auditMaxFileBytes)) await this.rotate();
+      await this.data.append(ACTIVE, text);
+      this.activeBytes += Buffer.byteLength(text, 'utf8');
+      if (this.activeFirst === null) this.activeFirst = t;
+      this.retryMs = RETRY_FIRST_MS;
+    } catch (e) {
+      this.queue = lines.concat(this.queue); // oldest first, ahead of lines recorded meanwhile
+      throw e;
+    }
+  }
+
+  /** Stops retrying (server stop). */
+  stop(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
   }
 
   private async rotate(): Promise<void> {

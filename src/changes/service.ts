@@ -18,6 +18,7 @@ import { contentHash } from '../core/hash.js';
 import { isNotePath } from '../core/paths.js';
 import { changeSettings } from './settings.js';
 import { decodeState, encodeState, type LoadedState } from './stateFile.js';
+import { SnapshotMap } from './snapshotMap.js';
 import {
   cursorOf, diffState, feedText, pairMoves, parseCursor, parseFeed, retain,
   type ChangeEvent, type ChangeKind, type NoteState,
@@ -26,6 +27,8 @@ import { clearTimeout, setTimeout } from 'node:timers';
 
 export const FEED_FILE = 'changes.jsonl';
 export const STATE_FILE = 'changes-state.json';
+/** Feed lines kept in memory while the disk refuses them. */
+const RETRY_MAX_LINES = 20_000;
 const OWN_TTL_MS = 30_000;
 const DAY_MS = 86_400_000;
 const yieldNow = () => new Promise<void>((r) => setTimeout(r, 0));
@@ -58,7 +61,7 @@ export class ChangeService {
   private readonly data: DataStore;
   private readonly now: () => number;
   private events: ChangeEvent[] = [];
-  private state = new Map<string, NoteState>();
+  private state = new SnapshotMap<string, NoteState>();
   private seq = 0;
   private prunedBefore = { t: 0, n: 0 };
   private readonly own = new Map<string, OwnRecord[]>();
@@ -272,9 +275,16 @@ export class ChangeService {
         return;
       }
       if (!this.pendingLines.length) return;
-      const text = this.pendingLines.join('');
+      const lines = this.pendingLines;
       this.pendingLines = [];
-      await this.data.append(FEED_FILE, text);
+      try {
+        await this.data.append(FEED_FILE, lines.join(''));
+      } catch (e) {
+        // The disk refused (full, unwritable): the lines wait (bounded) and are written again later.
+        this.pendingLines = lines.concat(this.pendingLines).slice(-RETRY_MAX_LINES);
+        if (!this.stopped && !this.appendTimer) this.appendTimer = setTimeout(() => { this.appendTimer = null; void this.flushLines(); }, 5000);
+        throw e;
+      }
     }).catch((e) => this.o.log?.(`change feed: write failed: ${(e as Error).message}`));
     return this.appending;
   }
@@ -295,7 +305,11 @@ export class ChangeService {
 
   private scheduleSave(): void {
     if (this.saveTimer || this.stopped) return;
-    this.saveTimer = setTimeout(() => { this.saveTimer = null; void this.saveState().catch((e) => this.o.log?.(`change feed: state save failed: ${(e as Error).message}`)); }, this.o.saveDelayMs ?? 5000);
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      // A failed save is tried again (the disk may have been full for a while).
+      void this.saveState().catch((e) => { this.o.log?.(`change feed: state save failed: ${(e as Error).message}`); this.scheduleSave(); });
+    }, this.o.saveDelayMs ?? 5000);
     (this.saveTimer as { unref?: () => void }).unref?.();
   }
 
@@ -312,9 +326,13 @@ export class ChangeService {
   }
 
   private async writeState(): Promise<void> {
-    // A snapshot first (the encoding yields, and events may change this.state meanwhile).
+    // A snapshot (the encoding yields, and events may change this.state meanwhile): copy on write,
+    // so taking it costs nothing however large the vault.
     const header = { seq: this.seq, saved: this.now(), pruned_before_t: this.prunedBefore.t, pruned_before_n: this.prunedBefore.n };
-    await this.data.write(STATE_FILE, await encodeState(header, new Map(this.state)));
+    const snap = this.state.snapshot();
+    let text: string;
+    try { text = await encodeState(header, snap.entries); } finally { snap.close(); }
+    await this.data.write(STATE_FILE, text);
   }
 
   private async loadState(): Promise<{ state: LoadedState | null; problem: string | null }> {
@@ -349,7 +367,7 @@ export class ChangeService {
     }
 
     const prev = state.files;
-    this.state = new Map(prev);
+    this.state = new SnapshotMap(prev);
     const diffs = diffState(prev, notes.map((f) => ({ path: f.path, m: f.mtime, s: f.size })));
     const created: { path: string; h: string | null }[] = [];
     const deleted: { path: string; h: string | null }[] = [];

@@ -15,14 +15,18 @@ export interface StateHeader {
 
 export interface LoadedState extends StateHeader { files: Map<string, NoteState> }
 
-export async function encodeState(header: StateHeader, files: Map<string, NoteState>): Promise<string> {
+export async function encodeState(header: StateHeader, files: Iterable<[string, NoteState]>): Promise<string> {
   const slicer = new Slicer();
-  const lines: string[] = [JSON.stringify({ v: 2, ...header })];
+  // Joined a few thousand lines at a time (one join of 100k lines was itself a long task).
+  const parts: string[] = [JSON.stringify({ v: 2, ...header })];
+  let lines: string[] = [];
   for (const [p, s] of files) {
     lines.push(JSON.stringify([p, s.m, s.s, s.h, s.c]));
+    if (lines.length === 2048) { parts.push(lines.join('\n')); lines = []; }
     if (slicer.due()) await slicer.pause();
   }
-  return lines.join('\n') + '\n';
+  if (lines.length) parts.push(lines.join('\n'));
+  return parts.join('\n') + '\n';
 }
 
 type Row = [string, number, number, string | null, number];

@@ -15,6 +15,7 @@ export const settingFlags: SettingFlag[] = [
   { flag: 'session-idle-minutes', key: 'sessionIdleMinutes', kind: 'int', help: 'close idle MCP sessions after this many minutes' },
   { flag: 'read-only', key: 'readOnly', kind: 'bool', help: 'global read-only mode: no write tools are listed' },
   { flag: 'require-hash', key: 'requireHashForDestructive', kind: 'bool', help: 'destructive writes (replace, frontmatter, delete, overwrite) must pass expected_hash' },
+  { flag: 'symlink-allow', key: 'symlinkAllowedFolders', kind: 'list', help: 'outside folders (absolute, comma separated) that symlinks in the vault may lead into, read-only; off by default' },
   { flag: 'max-write', key: 'maxWriteBytes', kind: 'int', help: 'largest file a write tool produces, bytes (default 10485760)' },
   { flag: 'embedding-backend', key: 'embeddingBackend', kind: 'string', help: 'onnxruntime backend: auto (default), node or wasm' },
   { flag: 'embedding-query-prefix', key: 'embeddingQueryPrefix', kind: 'string', help: 'text put before every semantic query (e.g. for bge models)' },

@@ -10,6 +10,22 @@ function hasControl(s: string): boolean {
 }
 const DRIVE = /^[a-zA-Z]:/;
 
+/** The longest file or folder name common file systems accept (ext4, APFS, NTFS: 255). */
+export const NAME_MAX_BYTES = 255;
+/** The longest vault path accepted: well under every OS limit once the vault's own folder is put in front. */
+export const PATH_MAX_BYTES = 1024;
+
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) { n += 4; i++; } else n += 3;
+  }
+  return n;
+}
+
 function components(raw: string, what: string): string[] {
   if (typeof raw !== 'string') refuse('invalid_path', `The ${what} must be a string.`);
   if (hasControl(raw)) refuse('invalid_path', `The ${what} contains a control character; remove it and retry.`);
@@ -22,7 +38,10 @@ function components(raw: string, what: string): string[] {
     if (p === '..') refuse('invalid_path', `"${raw}" leaves the vault ('..' is not allowed); give a path relative to the vault root.`);
     if (p.startsWith('.')) refuse('invalid_path', `"${raw}" names a hidden file or folder ("${p}"); hidden paths such as .obsidian, .git and .trash are out of reach.`);
     if (p.trim() === '') refuse('invalid_path', `"${raw}" has an empty path component; remove the blank segment.`);
+    if (utf8Length(p) > NAME_MAX_BYTES) refuse('invalid_path', `A name in the ${what} is ${utf8Length(p)} bytes long; file systems allow at most ${NAME_MAX_BYTES} bytes per file or folder name. Shorten "${p.slice(0, 40)}…".`);
   }
+  const bytes = utf8Length(parts.join('/'));
+  if (bytes > PATH_MAX_BYTES) refuse('invalid_path', `The ${what} is ${bytes} bytes long; at most ${PATH_MAX_BYTES} bytes are accepted. Use shorter folder and file names.`);
   if (parts.length && DRIVE.test(parts[0])) {
     refuse('invalid_path', `"${raw}" looks like a drive path ("${parts[0]}"); give a path relative to the vault root.`);
   }

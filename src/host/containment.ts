@@ -4,7 +4,7 @@
 // dot-folders. The plugin's data folder is never a real location a path may have. Anything else is
 // treated like a path that does not exist. Root confinement of a key is applied on top of this by
 // ScopedVault, with the real in-vault location a host reports (VaultHost.realPathOf).
-import { promises as fs, realpathSync, type Stats } from 'node:fs';
+import { promises as fs, lstatSync, realpathSync, type Stats } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 
 export type Placement =
@@ -108,6 +108,25 @@ export class Containment {
   }
 
   /**
+   * locate() for the common case, synchronously: a plain file or folder (not a symlink) whose folder
+   * is the real folder of the same vault path. 'link' when the entry is a symlink (only the async
+   * locate judges those); null when missing or refused. Lets a host show a note the app just created
+   * at once instead of hiding it until an async judgment is in.
+   */
+  locatePlainSync(rel: string, disk: string): Located | null | 'link' {
+    const abs = join(this.basePath, disk);
+    let lst: Stats;
+    try { lst = lstatSync(abs); } catch { return null; }
+    if (lst.isSymbolicLink()) return 'link';
+    if (!lst.isDirectory() && !lst.isFile()) return null;
+    const parentReal = realOrNull(dirname(abs));
+    const parent = parentReal === null ? null : this.classify(parentReal);
+    const parentRel = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+    if (!parent || !('inVault' in parent) || parent.inVault !== parentRel.normalize('NFC')) return 'link';
+    return { folder: lst.isDirectory(), st: lst, real: undefined };
+  }
+
+  /**
    * Where vault path `rel` (disk spelling `disk`) really is, or null when the rule refuses it: its
    * folder must be a folder the host follows (the real folder itself, or inside an allow-listed
    * outside folder); the last component may be a symlink to a file inside the vault, or to a file or
@@ -147,4 +166,27 @@ export function samePlacement(p: Placement, rel: string, real: string | null | u
 /** An ENOENT error for a path the rule refuses at read time (answered like a missing file). */
 export function missing(path: string): Error {
   return Object.assign(new Error(`ENOENT: no file "${path}" in the vault`), { code: 'ENOENT' });
+}
+
+/**
+ * The first component of vault path `rel` (disk spelling) that is a symbolic link, as a vault path,
+ * or null: writes refuse any path with one, whatever it points to. Components that do not exist
+ * end the walk (nothing below them can be a link yet).
+ */
+export async function symlinkOnPath(basePath: string, rel: string): Promise<string | null> {
+  const parts = rel.split('/').filter(Boolean);
+  let abs = basePath;
+  for (let i = 0; i < parts.length; i++) {
+    abs = join(abs, parts[i]);
+    const st = await fs.lstat(abs).catch(() => null);
+    if (!st) return null;
+    if (st.isSymbolicLink()) return parts.slice(0, i + 1).join('/').normalize('NFC');
+  }
+  return null;
+}
+
+/** Is the file at vault path `rel` a regular file with more than one name (a hard link)? */
+export async function hardLinked(basePath: string, rel: string): Promise<boolean> {
+  const st = await fs.lstat(join(basePath, rel)).catch(() => null);
+  return !!st && st.isFile() && st.nlink > 1;
 }

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout } from 'node:timers';
 import { join } from 'node:path';
 import type { DataStore } from './port.js';
+import { StorageHealth } from './storageHealth.js';
 
 function checkName(name: string): void {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) throw new Error(`bad data file name: ${name}`);
@@ -34,7 +35,21 @@ export async function atomicWriteFile(file: string, bytes: Uint8Array | string):
 }
 
 export class FsDataStore implements DataStore {
+  /** Failed writes by file name, until that file is written again (reported by /health). */
+  readonly health = new StorageHealth();
+
   constructor(readonly dir: string) {}
+
+  /** Records the outcome of a write of `name` in `health`; the error still reaches the caller. */
+  private async tracked(name: string, fn: () => Promise<void>): Promise<void> {
+    try {
+      await fn();
+      this.health.ok(name);
+    } catch (e) {
+      this.health.failed(name, e);
+      throw e;
+    }
+  }
 
   async ensure(): Promise<void> {
     await fs.mkdir(this.dir, { recursive: true });
@@ -54,14 +69,18 @@ export class FsDataStore implements DataStore {
 
   async write(name: string, bytes: Uint8Array | string): Promise<void> {
     checkName(name);
-    await this.ensure();
-    await atomicWriteFile(join(this.dir, name), bytes);
+    await this.tracked(name, async () => {
+      await this.ensure();
+      await atomicWriteFile(join(this.dir, name), bytes);
+    });
   }
 
   async append(name: string, text: string): Promise<void> {
     checkName(name);
-    await this.ensure();
-    await fs.appendFile(join(this.dir, name), text, { mode: 0o600 });
+    await this.tracked(name, async () => {
+      await this.ensure();
+      await fs.appendFile(join(this.dir, name), text, { mode: 0o600 });
+    });
   }
 
   async remove(name: string): Promise<void> {
@@ -71,6 +90,11 @@ export class FsDataStore implements DataStore {
 
   async lock(name: string): Promise<() => Promise<void>> {
     checkName(name);
+    // Taking the lock is the first write of a read-modify-write: its failure is that file's failure.
+    try { return await this.takeLock(name); } catch (e) { this.health.failed(name, e); throw e; }
+  }
+
+  private async takeLock(name: string): Promise<() => Promise<void>> {
     await this.ensure();
     const file = join(this.dir, `${name}.lock`);
     for (let attempt = 0; ; attempt++) {
@@ -78,7 +102,7 @@ export class FsDataStore implements DataStore {
         const fh = await fs.open(file, 'wx', 0o600);
         await fh.writeFile(`${process.pid}\n`);
         await fh.close();
-        return async () => { await fs.rm(file, { force: true }); };
+        return async () => { await fs.rm(file, { force: true }).catch(() => undefined); };
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
         const st = await fs.stat(file).catch(() => null);

@@ -2,6 +2,7 @@
 // headless server; only a host knows where bytes and metadata come from.
 // Paths crossing this port are vault-relative, '/'-separated and NFC-normalised (see core/paths.ts);
 // a host maps them to whatever spelling the file system uses (macOS may store NFD).
+import type { StorageHealth } from './storageHealth.js';
 import type { NoteMetadata } from '../core/markdown/metadata.js';
 import type { VaultWriter } from './writer.js';
 import type { FileStat } from './fileStat.js';
@@ -31,6 +32,8 @@ export interface DataStore {
   /** Takes an exclusive lock on `name` shared with other processes using the same folder (the CLI,
    *  the plugin); resolves with its release. A lock left by a crashed holder expires after 10 s. */
   lock?(name: string): Promise<() => Promise<void>>;
+  /** Writes that failed, by file name, until the file is written again (background saves report here). */
+  readonly health?: StorageHealth;
 }
 
 export interface VaultHost {
@@ -49,6 +52,9 @@ export interface VaultHost {
 
   /** Every file outside dot-folders. */
   files(): FileStat[];
+  /** How many of files() are notes (.md), for hosts that keep the count (status polls call this
+   *  every few seconds: at 100k files, copying and filtering the list each time was a long task). */
+  noteCount?(): number;
   /** Every folder outside dot-folders, without the root. */
   folders(): string[];
   stat(path: string): FileStat | null;

@@ -9,8 +9,11 @@ import { buildServer, earlyRefusal } from '../mcp/server.js';
 import type { KeyStore } from '../services/keyStore.js';
 import type { KeyRecord } from '../core/keys.js';
 import { indexStatuses } from '../services/indexReport.js';
+import { saveProblems } from '../services/saveReport.js';
 import { bearerToken, hostAndOriginGuard, jsonRpcError } from './guards.js';
 import { SessionTable } from './sessions.js';
+import { limitSettings } from '../limits/settings.js';
+import { scrubMessage } from '../mcp/callGuard.js';
 
 export interface HttpOptions {
   deps: ServerDeps;
@@ -39,7 +42,9 @@ export function createHttpApp(opts: HttpOptions): { app: express.Express; sessio
   }));
 
   app.get('/health', (_req, res) => {
-    res.json({ status: 'ok', name: 'vault-mcp-server', version: deps.version, host: deps.host.kind, sessions: sessions.size, indexes: indexStatuses(deps).map(({ name, state, indexed, pending }) => ({ name, state, indexed, pending })) });
+    // A background save the disk refused (full, unwritable) keeps the server up and is reported here.
+    const failing = saveProblems(deps.host);
+    res.json({ status: failing.length ? 'degraded' : 'ok', saves: { ok: !failing.length, failing }, name: 'vault-mcp-server', version: deps.version, host: deps.host.kind, sessions: sessions.size, sessions_evicted: sessions.evicted, indexes: indexStatuses(deps).map(({ name, state, indexed, pending }) => ({ name, state, indexed, pending })) });
   });
 
   opts.extraRoutes?.(app);
@@ -94,6 +99,7 @@ export function createHttpApp(opts: HttpOptions): { app: express.Express; sessio
       const s = sessions.get(sessionId);
       if (!s || s.keyId !== rec.id) return jsonRpcError(res, 404, 'Session not found (it expired or the server restarted); start a new session by sending initialize without an Mcp-Session-Id header.');
       s.lastSeen = deps.now();
+      if (req.method === 'POST') { s.busy = (s.busy ?? 0) + 1; res.once('close', () => { s.busy = Math.max(0, (s.busy ?? 1) - 1); }); }
       // Root, families and scope edited in the settings tab apply to open sessions from their next request.
       if (s.caller) Object.assign(s.caller, callerFor(rec));
       // Cheap early refusal: a tools/call from a key whose general bucket is empty (or whose daily quota
@@ -109,20 +115,30 @@ export function createHttpApp(opts: HttpOptions): { app: express.Express; sessio
     if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
       return jsonRpcError(res, 400, 'Bad request: no Mcp-Session-Id header; the first request of a session must be initialize.');
     }
-    const caller = callerFor(rec);
-    const server = buildServer(deps, caller);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => { sessions.add({ id, keyId: rec.id, transport, server, lastSeen: deps.now(), caller }); },
-      onsessionclosed: (id) => { void sessions.remove(id); },
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    const lim = limitSettings(deps.settings());
+    const place = await sessions.admit(rec.id, lim.maxSessionsPerKey, lim.maxSessions);
+    if (typeof place === 'string') {
+      res.setHeader('Retry-After', '5');
+      return jsonRpcError(res, 503, place === 'key'
+        ? `This key already has ${lim.maxSessionsPerKey} open sessions, all running requests (setting maxSessionsPerKey). Close sessions you no longer use (DELETE /mcp) or retry in a moment.`
+        : `The server already has ${lim.maxSessions} open sessions, all running requests (setting maxSessions). Retry in a moment.`);
+    }
+    try {
+      const caller = callerFor(rec);
+      const server = buildServer(deps, caller);
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => { place.done(); sessions.add({ id, keyId: rec.id, transport, server, lastSeen: deps.now(), caller }); },
+        onsessionclosed: (id) => { void sessions.remove(id); },
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    } finally { place.done(); }
   };
 
   const safe = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response) => {
     fn(req, res).catch((e) => {
-      if (!res.headersSent) jsonRpcError(res, 500, `Internal error: ${(e as Error).message}`, -32603);
+      if (!res.headersSent) jsonRpcError(res, 500, `Internal error: ${scrubMessage(String((e as Error)?.message ?? e))}`, -32603);
     });
   };
   app.post('/mcp', safe(handle));

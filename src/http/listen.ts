@@ -17,11 +17,20 @@ export class PortInUseError extends Error {
   }
 }
 
-export function listen(app: express.Express, sessions: SessionTable, host: string, port: number): Promise<RunningServer> {
-  const http: HttpServer = createServer(app);
+export interface SlowClientLimits {
+  /** A request's headers must arrive within this (slowloris). */
+  headersTimeoutMs: number;
+  /** The whole request, headers and body, must arrive within this (a trickled body). */
+  requestTimeoutMs: number;
+}
+
+export function listen(app: express.Express, sessions: SessionTable, host: string, port: number, slow: SlowClientLimits = { headersTimeoutMs: 10_000, requestTimeoutMs: 60_000 }): Promise<RunningServer> {
+  // Node checks those two limits on a timer: every second here instead of its default 30 s.
+  const http: HttpServer = createServer({ connectionsCheckingInterval: 1000 }, app);
   // Longer than clients' idle keep-alive, so a client never reuses a socket the server is closing.
   http.keepAliveTimeout = 65_000;
-  http.headersTimeout = 66_000;
+  http.headersTimeout = slow.headersTimeoutMs;
+  http.requestTimeout = Math.max(slow.requestTimeoutMs, slow.headersTimeoutMs);
   return new Promise((resolve, reject) => {
     http.once('error', (e: NodeJS.ErrnoException) => {
       reject(e.code === 'EADDRINUSE' ? new PortInUseError(host, port) : e);

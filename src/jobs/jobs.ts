@@ -21,7 +21,7 @@
 //   (z.object drops keys it does not know, so without them poll_with/message would vanish).
 import { z } from 'zod';
 import type { ServerDeps, ToolContext, ToolResult } from '../mcp/tool.js';
-import { JobStore, asRefusal, retryAfter, type JobHandle, type Working } from './store.js';
+import { JobStore, asRefusal, retryAfter, type JobHandle, type ProgressListener, type Working } from './store.js';
 import { clearTimeout, setTimeout } from 'node:timers';
 
 export { JobStore, JOB_RETENTION_MS, MAX_RUNNING_PER_KEY, retryAfter, type JobHandle, type JobView, type Working } from './store.js';
@@ -69,6 +69,11 @@ export function workingResult(tool: string, id: string, runningMs: number, progr
 export async function runAsJob<O>(ctx: ToolContext, name: string, work: (job: JobHandle) => Promise<ToolResult<O>>, opts: JobOptions<O> = {}): Promise<ToolResult<O>> {
   const store = jobStore(ctx.deps);
   const job = store.begin(ctx.caller.keyId, name, work, opts.share);
+  // A caller that passed a progress token hears the job's progress while its call waits (not after
+  // the working answer: progress must end with the request).
+  const sink = ctx.progress;
+  const listener: ProgressListener | null = sink ? (message, done, total) => sink({ progress: done, total, message }) : null;
+  if (sink && listener) { sink({ progress: 0, message: `${name} started` }); job.run.listeners.add(listener); }
   // A call cancelled before it is promoted takes its (unshared) work with it.
   const cancel = () => { if (job.finished === null && !opts.share) job.run.controller.abort(new Error('the call was cancelled')); };
   ctx.signal.addEventListener('abort', cancel, { once: true });
@@ -79,6 +84,8 @@ export async function runAsJob<O>(ctx: ToolContext, name: string, work: (job: Jo
   ]);
   clearTimeout(timer);
   ctx.signal.removeEventListener('abort', cancel);
+  if (listener) job.run.listeners.delete(listener);
+  if (sink && settled && 'r' in settled) sink({ message: `${name} done` });
   if (settled) store.forget(job.id);
   if (settled && 'e' in settled) throw asRefusal(settled.e, name);
   if (settled) return settled.r as ToolResult<O>;

@@ -10,8 +10,9 @@ export const MAX_RUNNING_PER_KEY = 8;
 export interface JobHandle {
   readonly id: string;
   readonly signal: AbortSignal;
-  /** A short line of progress ("batch 2 of 5") shown to a poller. */
-  progress(message: string): void;
+  /** A short line of progress ("batch 2 of 5") shown to a poller; `done` of `total` when countable
+   *  (sent as notifications/progress to a caller that passed a progress token). */
+  progress(message: string, done?: number, total?: number): void;
 }
 
 export interface Working {
@@ -28,10 +29,14 @@ export type JobView =
   | { state: 'completed'; tool: string; result: ToolResult<unknown> }
   | { state: 'failed'; tool: string; error: Refusal };
 
+/** Who hears a job's progress as it happens (runAsJob, while its call waits). */
+export type ProgressListener = (message: string, done?: number, total?: number) => void;
+
 interface Running {
   promise: Promise<ToolResult<unknown>>;
   controller: AbortController;
   progress: string | null;
+  listeners: Set<ProgressListener>;
 }
 
 interface Job {
@@ -80,8 +85,11 @@ export class JobStore {
     let run = share ? this.shared.get(share) : undefined;
     if (!run) {
       const controller = new AbortController();
-      const r: Running = { controller, progress: null, promise: Promise.resolve() as unknown as Promise<ToolResult<unknown>> };
-      const handle: JobHandle = { id, signal: controller.signal, progress: (m) => { r.progress = m; } };
+      const r: Running = { controller, progress: null, listeners: new Set(), promise: Promise.resolve() as unknown as Promise<ToolResult<unknown>> };
+      const handle: JobHandle = {
+        id, signal: controller.signal,
+        progress: (m, done, total) => { r.progress = m; for (const l of r.listeners) l(m, done, total); },
+      };
       r.promise = Promise.resolve().then(() => work(handle));
       if (share) {
         this.shared.set(share, r);

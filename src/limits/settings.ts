@@ -17,6 +17,12 @@ export interface LimitSettings {
   /** Tool calls running at once, per key and in all. */
   maxConcurrentCallsPerKey: number;
   maxConcurrentCalls: number;
+  /** Open MCP sessions, per key and in all; a new session past either cap closes the oldest idle one. */
+  maxSessionsPerKey: number;
+  maxSessions: number;
+  /** Slow clients: a request's headers must arrive within the first, the whole request within the second (applied when the server starts). */
+  headersTimeoutSeconds: number;
+  requestTimeoutSeconds: number;
   /** Audit log: on/off, size of one file before it is rotated, days rotated files are kept, total size kept. */
   auditEnabled: boolean;
   auditMaxFileBytes: number;
@@ -34,6 +40,10 @@ export const LIMIT_DEFAULTS: LimitSettings = {
   authFailureWindowMinutes: 5,
   maxConcurrentCallsPerKey: 16,
   maxConcurrentCalls: 64,
+  maxSessionsPerKey: 32,
+  maxSessions: 256,
+  headersTimeoutSeconds: 10,
+  requestTimeoutSeconds: 60,
   auditEnabled: true,
   auditMaxFileBytes: 5 * 1024 * 1024,
   auditRetentionDays: 30,
@@ -61,6 +71,10 @@ export const LIMIT_LABELS: Record<keyof LimitSettings, string> = {
   authFailureWindowMinutes: 'Failed sign-in window (minutes)',
   maxConcurrentCallsPerKey: 'Concurrent calls per key',
   maxConcurrentCalls: 'Concurrent calls in all',
+  maxSessionsPerKey: 'Open sessions per key',
+  maxSessions: 'Open sessions in all',
+  headersTimeoutSeconds: 'Request headers time limit (seconds)',
+  requestTimeoutSeconds: 'Whole request time limit (seconds)',
   auditEnabled: 'Record every call in the audit log',
   auditMaxFileBytes: 'Audit file size before rotation (bytes)',
   auditRetentionDays: 'Keep audit files (days)',
@@ -77,6 +91,10 @@ export const LIMIT_FLAGS: SettingFlag[] = [
   { flag: 'auth-failure-window', key: 'authFailureWindowMinutes', kind: 'int', help: 'that window in minutes (default 5)' },
   { flag: 'max-concurrent-per-key', key: 'maxConcurrentCallsPerKey', kind: 'int', help: 'tool calls one key may run at once (default 16)' },
   { flag: 'max-concurrent', key: 'maxConcurrentCalls', kind: 'int', help: 'tool calls running at once in all (default 64)' },
+  { flag: 'max-sessions-per-key', key: 'maxSessionsPerKey', kind: 'int', help: 'open MCP sessions per key; a new one past it closes that key\'s oldest idle session (default 32)' },
+  { flag: 'max-sessions', key: 'maxSessions', kind: 'int', help: 'open MCP sessions in all; a new one past it closes the oldest idle session (default 256)' },
+  { flag: 'headers-timeout-s', key: 'headersTimeoutSeconds', kind: 'int', help: 'a request\'s headers must arrive within this many seconds (default 10)' },
+  { flag: 'request-timeout-s', key: 'requestTimeoutSeconds', kind: 'int', help: 'a whole request (headers and body) must arrive within this many seconds (default 60)' },
   { flag: 'max-file-write', key: 'maxWriteBytes', kind: 'int', help: 'old name of --max-write (the two limits were one; maxWriteBytes)' },
   { flag: 'audit', key: 'auditEnabled', kind: 'string', help: 'on (default) or off: record every tool call in the audit log' },
   { flag: 'audit-max-file', key: 'auditMaxFileBytes', kind: 'int', help: 'rotate the audit log at this size, bytes (default 5242880)' },

@@ -93,7 +93,14 @@ export class UsageStore {
     const keep = new Set(lastDays(this.now(), KEEP_DAYS));
     for (const d of Object.keys(this.days)) if (!keep.has(d)) delete this.days[d];
     const text = JSON.stringify({ version: 1, days: this.days }) + '\n';
-    this.writing = this.writing.then(() => this.data.write(FILE, text)).catch(() => undefined);
+    this.writing = this.writing.then(() => this.data.write(FILE, text)).catch(() => {
+      // The disk refused (full, unwritable): the counters stay in memory and are written again later.
+      this.dirty = true;
+      if (!this.timer) {
+        this.timer = setTimeout(() => { this.timer = null; void this.flush(); }, Math.max(this.flushMs, 5000));
+        (this.timer as { unref?: () => void }).unref?.();
+      }
+    });
     return this.writing;
   }
 }

@@ -36,3 +36,10 @@ export interface ToolResult<O> {
   extra?: ExtraContent[];
   meta?: Record<string, unknown>;
 }
+
+/**
+ * Progress of a long call, sent to the client as notifications/progress when it passed a progress
+ * token (src/mcp/progress.ts). `progress` omitted = one step past the last one; values that would not
+ * increase are dropped (the protocol requires them to grow).
+ */
+export type ProgressSink = (update: { progress?: number; total?: number; message?: string }) => void;

@@ -5,11 +5,14 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ServerDeps } from './tool.js';
-import { isWriteTool, type Caller, type ToolContext, type ToolDef } from './tool.js';
+import { isWriteTool, type Caller, type ProgressSink, type ToolContext, type ToolDef } from './tool.js';
 import { Refusal, refusalText } from '../core/errors.js';
 import { ScopedVault } from '../services/scopedVault.js';
 import { allTools } from './tools/index.js';
 import { serverInstructions } from './instructions.js';
+import { attachProtocol } from './protocol.js';
+import { progressSink } from './progress.js';
+import { checkDepth, internalRefusal, whyNotAvailable } from './callGuard.js';
 
 export function permittedTools(deps: ServerDeps, caller: Caller, tools: ToolDef[] = allTools()): ToolDef[] {
   const s = deps.settings();
@@ -53,20 +56,21 @@ export function refusalResult(r: Refusal): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: refusalText(r) }] };
 }
 
-export async function dispatch(deps: ServerDeps, caller: Caller, tools: ToolDef[], name: string, rawArgs: unknown, signal: AbortSignal): Promise<CallToolResult> {
+export async function dispatch(deps: ServerDeps, caller: Caller, tools: ToolDef[], name: string, rawArgs: unknown, signal: AbortSignal, progress?: ProgressSink): Promise<CallToolResult> {
   const started = deps.now();
   const tool = tools.find((t) => t.name === name);
   const args = (rawArgs ?? {}) as Record<string, unknown>;
-  const ctx: ToolContext = { deps, caller, vault: new ScopedVault(deps.host, caller.root), signal, tools: () => tools };
+  const ctx: ToolContext = { deps, caller, vault: new ScopedVault(deps.host, caller.root), signal, tools: () => tools, progress };
   let result: CallToolResult;
   let code: string | undefined;
   try {
     if (!tool) {
-      const exists = allTools().some((t) => t.name === name);
-      throw new Refusal(exists ? 'permission_denied' : 'not_found', exists
-        ? `The tool "${name}" is not available to this key (read-only scope, read-only mode or a switched-off tool family). Ask the vault owner for a key that allows it.`
-        : `There is no tool "${name}"; call tools/list to see the available tools.`);
+      const known = allTools().find((t) => t.name === name);
+      throw known
+        ? new Refusal('permission_denied', whyNotAvailable(deps, caller, known))
+        : new Refusal('not_found', `There is no tool "${recordedTool(name).name}"; call tools/list to see the available tools.`);
     }
+    checkDepth(args);
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) throw new Refusal('invalid_argument', `Invalid arguments for ${name}: ${zodMessage(parsed.error)}. Fix them and call again.`);
     for (const m of deps.middleware) await m.before?.({ tool, args, ctx });
@@ -79,7 +83,7 @@ export async function dispatch(deps: ServerDeps, caller: Caller, tools: ToolDef[
     };
     if (out.meta) result._meta = out.meta;
   } catch (e) {
-    const r = e instanceof Refusal ? e : new Refusal('internal_error', `The server failed while running ${name}: ${(e as Error)?.message ?? e}. The vault was not changed by this failure unless the message says otherwise; retry once, then report it.`);
+    const r = e instanceof Refusal ? e : internalRefusal(e, name);
     code = r.code;
     result = refusalResult(r);
   }
@@ -92,7 +96,11 @@ export async function dispatch(deps: ServerDeps, caller: Caller, tools: ToolDef[
  * caller), else a stand-in named as asked, control characters replaced and cut to 64 characters.
  */
 function recordedTool(name: unknown): ToolDef {
-  return allTools().find((t) => t.name === name) ?? ({ name: Array.from(String(name), (c) => (c < ' ' || c === '\u007f' ? '?' : c)).join('').slice(0, 64), family: 'unknown' } as unknown as ToolDef);
+  const known = allTools().find((t) => t.name === name);
+  if (known) return known;
+  const clean = Array.from(String(name).slice(0, 4096), (c) => (c < ' ' || c === '\u007f' ? '?' : c)).join('');
+  // The audit masks secrets in the whole name (`asked`) before cutting it, so no prefix of a key is kept.
+  return { name: clean.slice(0, 64), asked: clean, family: 'unknown' } as unknown as ToolDef;
 }
 
 /** Every call is recorded by the middleware (audit, daily counters), refused ones included. */
@@ -130,6 +138,8 @@ export function buildServer(deps: ServerDeps, caller: Caller): McpServer {
   // caller, runs the middleware and shapes every result itself.
   const tools = () => permittedTools(deps, caller);
   mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools().map((t) => toolListing(t, deps)) }));
-  mcp.server.setRequestHandler(CallToolRequestSchema, async (req, extra) => dispatch(deps, caller, tools(), req.params.name, req.params.arguments, extra.signal));
+  mcp.server.setRequestHandler(CallToolRequestSchema, async (req, extra) => dispatch(deps, caller, tools(), req.params.name, req.params.arguments, extra.signal, progressSink(req.params._meta?.progressToken, extra.sendNotification)));
+  // Resources, prompts, completion, logging and the session's notifications (src/mcp/protocol.ts).
+  attachProtocol(mcp, deps, caller, tools);
   return mcp;
 }

@@ -5,10 +5,10 @@ import type { VaultHost } from '../host/port.js';
 import type { Settings } from '../core/settings.js';
 import type { ScopedVault } from '../services/scopedVault.js';
 import type { Services } from './services.js';
-import type { Annotations, Caller, Family, ToolResult } from './contract.js';
+import type { Annotations, Caller, Family, ProgressSink, ToolResult } from './contract.js';
 
 export { FAMILIES, READ_ONLY } from './contract.js';
-export type { Annotations, Caller, ExtraContent, Family, ToolResult } from './contract.js';
+export type { Annotations, Caller, ExtraContent, Family, ProgressSink, ToolResult } from './contract.js';
 
 /** What every tool, feature and middleware gets: the host, settings and the typed service registry. */
 export interface ServerDeps {
@@ -29,6 +29,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The tools this caller may use right now (for reports such as stats' capabilities). */
   tools: () => ToolDef[];
+  /** Present when the client passed a progress token: long calls (runAsJob) report through it. */
+  progress?: ProgressSink;
 }
 
 export interface ToolCall {
@@ -54,6 +56,8 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   annotations: Annotations;
   /** When present and false (or a string reason), the tool is not listed at all. */
   available?: (deps: ServerDeps) => boolean;
+  /** When `available` says no: what is missing and where to set it up (said to a caller who asks for the tool). */
+  unavailableHint?: string;
   handler: (args: z.infer<I>, ctx: ToolContext) => Promise<ToolResult<z.infer<O>>>;
 }
 

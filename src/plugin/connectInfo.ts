@@ -26,17 +26,21 @@ export function claudeCodeCommand(url: string, key: string = KEY_PLACEHOLDER): s
   return `claude mcp add --transport http vault ${url} --header "Authorization: Bearer ${key}"`;
 }
 
+/** The stdio bridge shipped beside main.js (built from src/cli/bridge.ts). */
+export const BRIDGE_FILE = 'bridge.cjs';
+
+/** bridge.cjs in the plugin folder, in that folder's own path style. */
+export function bridgePath(pluginDir: string): string {
+  const sep = pluginDir.includes('\\') && !pluginDir.includes('/') ? '\\' : '/';
+  return `${pluginDir.replace(/[\\/]+$/, '')}${sep}${BRIDGE_FILE}`;
+}
+
 /**
- * Claude Desktop's config file only starts local (stdio) servers, so a remote HTTP server with a
- * header goes through the mcp-remote bridge. The header is written as "Authorization:${AUTH_HEADER}"
- * with the value in env because Claude Desktop on Windows does not quote spaces inside args (as the
- * mcp-remote README documents). mcp-remote allows plain http only for localhost/127.0.0.1 unless
- * --allow-http is given.
+ * Claude Desktop's config file only starts local (stdio) servers, so it runs our bridge with Node.js:
+ * bridge.cjs forwards to this server and passes our own refusals through (a mistyped key reads as
+ * one). The key goes in env, never in args, where every process on the machine could read it.
  */
-export function claudeDesktopConfig(url: string, key: string = KEY_PLACEHOLDER): string {
-  const host = new URL(url).hostname;
-  const args = ['-y', 'mcp-remote', url, '--header', 'Authorization:${AUTH_HEADER}'];
-  if (host !== '127.0.0.1' && host !== 'localhost') args.push('--allow-http');
-  const config = { mcpServers: { vault: { command: 'npx', args, env: { AUTH_HEADER: `Bearer ${key}` } } } };
+export function claudeDesktopConfig(url: string, key: string = KEY_PLACEHOLDER, bridge = BRIDGE_FILE): string {
+  const config = { mcpServers: { vault: { command: 'node', args: [bridge, '--url', url], env: { VAULT_MCP_KEY: key } } } };
   return JSON.stringify(config, null, 2);
 }

@@ -70,6 +70,15 @@ export function llmServices(app: App, settings: () => Settings, request: Request
   };
 }
 
+/** Why the secret just picked cannot be used, when the OS keychain refuses (no keyring on some Linux
+ *  desktops: the app cannot store or read any secret); null when it can be read. */
+export function storageProblem(secrets: SecretStorageLike, name: string): string | null {
+  if (!name) return null;
+  try { secrets.getSecret(name); return null; } catch (e) {
+    return `Vault MCP Server: Obsidian's secret storage cannot be used on this computer (${(e as Error).message}), so the API key "${name}" cannot be stored or read. On Linux this needs a keyring (GNOME Keyring or KWallet) unlocked at login; until then summarize refuses instead of calling the endpoint without a key. Local servers that need no key (Ollama, LM Studio) keep working: leave the API key empty for them.`;
+  }
+}
+
 function validUrl(v: string): boolean {
   if (v === '') return true;
   try { chatCompletionsUrl(v); return true; } catch { return false; }
@@ -104,6 +113,8 @@ export function renderLlmSettings(el: HTMLElement, c: LlmSettingsController, req
     keySetting.setDesc((name ? `Uses the secret "${name}" from Obsidian's secret storage (Settings → Keychain).` : 'Pick or create a secret in Obsidian\'s secret storage; local servers usually need none.') + problem)
       .addComponent((cel) => new SecretComponent(c.app, cel).setValue(name).onChange(async (v) => {
         await set({ llmKeySecret: v });
+        const problem = storageProblem(secrets, v);
+        if (problem) new Notice(problem, 15_000);
         c.redisplay();
       }));
   }

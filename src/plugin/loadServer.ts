@@ -1,6 +1,8 @@
-// Loads server.js (src/plugin/server.ts bundled on its own) from the plugin folder, on the first server
-// start: main.js stays small, so Obsidian's launch pays only for the plugin shell. Also finds the app's
-// data folder for the caches (src/host/cacheDir.ts).
+// Loads the server (src/plugin/server.ts, bundled apart from main.js) from the plugin folder, on the
+// first server start: main.js stays small, so Obsidian's launch pays only for the plugin shell. The
+// server is split into chunk files (scripts/esbuild-chunks.mjs): the eager ones are evaluated one per
+// task, then server.js, so no single piece holds the app's thread for the whole 4 MB (it was 0.6–1 s).
+// Also finds the app's data folder for the caches (src/host/cacheDir.ts).
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,21 +13,45 @@ export const SERVER_FILE = 'server.js';
 /** The brotli-compressed onnxruntime WASM shipped beside main.js (unpacked into the cache on first use). */
 export const WASM_FILE = 'ort-wasm-simd.wasm.br';
 
+// Set by esbuild (esbuild.config.mjs): the eager chunks in evaluation order and the build they belong to.
+declare const __SERVER_CHUNKS__: string[] | undefined;
+declare const __SERVER_BUILD__: string | undefined;
+/** server-*.js files evaluated before server.js, in order. */
+export const SERVER_CHUNKS: string[] = typeof __SERVER_CHUNKS__ === 'undefined' ? [] : __SERVER_CHUNKS__;
+const BUILD: string | null = typeof __SERVER_BUILD__ === 'string' ? __SERVER_BUILD__ : null;
+
 export class ServerFileError extends Error {}
 
-/** Evaluates `<pluginDir>/server.js` (once per app session; again when its version is not ours). */
-export function loadServer(pluginDir: string, version: string): Server {
-  const file = join(pluginDir, SERVER_FILE);
-  if (!existsSync(file)) throw new ServerFileError(`${SERVER_FILE} is missing from ${pluginDir}. Reinstall the plugin: copy main.js, ${SERVER_FILE}, ${WASM_FILE}, manifest.json and styles.css into that folder.`);
-  // Node's require (Electron's renderer has it): an absolute path, so the app's own module paths play no part.
-  const load = createRequire(file);
-  let mod = load(file) as Server;
-  if (mod.VERSION !== version) {
-    // An update replaced the files while the app kept the old module: drop it and evaluate the new one.
-    delete load.cache[load.resolve(file)];
-    mod = load(file) as Server;
+const reinstall = (dir: string) => `Reinstall the plugin: copy main.js, ${SERVER_FILE}, every server-*.js file, ${WASM_FILE}, manifest.json and styles.css into ${dir}.`;
+
+/**
+ * Evaluates the chunks and then `<pluginDir>/server.js`, giving the event loop a turn (`turn`) before
+ * each (once per app session; again when what is cached comes from another build or version).
+ */
+export async function loadServer(pluginDir: string, version: string, turn: () => Promise<void>): Promise<Server> {
+  // Node's require (Electron's renderer has it): absolute paths, so the app's own module paths play no
+  // part, and the chunks' require("./server-x.js") between each other finds the same cached module.
+  const load = createRequire(join(pluginDir, SERVER_FILE));
+  const evaluate = <T>(name: string, current: (m: T) => boolean): T => {
+    const file = join(pluginDir, name);
+    if (!existsSync(file)) throw new ServerFileError(`${name} is missing from ${pluginDir}. ${reinstall(pluginDir)}`);
+    let mod = load(file) as T;
+    if (!current(mod)) {
+      // An update replaced the files while the app kept the old module: drop it and evaluate the new one.
+      delete load.cache[load.resolve(file)];
+      mod = load(file) as T;
+    }
+    return mod;
+  };
+  for (const name of SERVER_CHUNKS) {
+    await turn();
+    const chunk = evaluate<{ __build?: string }>(name, (m) => m.__build === BUILD);
+    if (chunk.__build !== BUILD) throw new ServerFileError(`${name} comes from another build than main.js. ${reinstall(pluginDir)}`);
   }
+  await turn();
+  const mod = evaluate<Server>(SERVER_FILE, (m) => m.VERSION === version && m.SERVER_BUILD === BUILD);
   if (mod.VERSION !== version) throw new ServerFileError(`${SERVER_FILE} is version ${mod.VERSION} but main.js is ${version}; reinstall the plugin so both come from the same release.`);
+  if (mod.SERVER_BUILD !== BUILD) throw new ServerFileError(`${SERVER_FILE} comes from another build than main.js. ${reinstall(pluginDir)}`);
   return mod;
 }
 

@@ -9,11 +9,16 @@ import { callerFor } from '../http/app.js';
 import { permittedTools, toolListing } from '../mcp/server.js';
 
 export { VERSION } from '../version.js';
+
+// Set by esbuild: the build the chunk files beside this one come from (src/plugin/loadServer.ts checks it).
+declare const __SERVER_BUILD__: string | undefined;
+export const SERVER_BUILD: string | null = typeof __SERVER_BUILD__ === 'string' ? __SERVER_BUILD__ : null;
 export { startRuntime } from '../runtime.js';
 export { ObsidianHost } from '../host/obsidian/obsidianHost.js';
 export { acquireServeLock, ServeLockError } from '../host/serveLock.js';
 export { PortInUseError } from '../http/listen.js';
 export { indexStatuses } from '../services/indexReport.js';
+export { saveProblems } from '../services/saveReport.js';
 
 /** Size of the tools/list answer this key gets (what an agent pays in context): tools, characters,
  *  UTF-8 bytes and a token estimate (bytes / 4, the usual rule of thumb for JSON). */

@@ -7,13 +7,14 @@ import type { KeyStore } from '../services/keyStore.js';
 import type { KeyRecord } from '../core/keys.js';
 import type { ServerState } from './statusBar.js';
 import { statusTooltip } from './statusBar.js';
-import { claudeCodeCommand, claudeDesktopConfig, isLoopback } from './connectInfo.js';
+import { bridgePath, claudeCodeCommand, claudeDesktopConfig, isLoopback } from './connectInfo.js';
 import { copyText } from './clipboard.js';
 import { cacheInVault } from '../host/cacheSetting.js';
 import type { SemanticService } from '../semantic/service.js';
 import { renderSemanticSettings } from './semanticSettings.js';
 import { renderLlmSettings, secretsOf } from './llmSettings.js';
 import { renderSearchSettings } from './searchSettings.js';
+import { renderSymlinkSettings } from './symlinkSettings.js';
 import { renderImportSettings } from './importSettings.js';
 import { renderKeyLimits } from './keySettings.js';
 import type { ServerDeps } from '../mcp/tool.js';
@@ -145,6 +146,7 @@ export class VaultMcpSettingTab extends PluginSettingTab {
     renderLlmSettings(el.createDiv(), { app: this.app, settings: s, saveSettings: save, secrets: secretsOf(this.app), redisplay });
     renderSearchSettings(el.createDiv(), { settings: s, saveSettings: save, keyword: () => c.serverDeps()?.services.keyword ?? null });
     renderImportSettings(el.createDiv(), { settings: s, saveSettings: save });
+    renderSymlinkSettings(el.createDiv(), { settings: s, saveSettings: save });
   }
 
   private async renderKeys(el: HTMLElement): Promise<void> {
@@ -202,6 +204,6 @@ export class VaultMcpSettingTab extends PluginSettingTab {
     };
     block('Key', k.raw);
     block('Claude Code', claudeCodeCommand(url, k.raw));
-    block('Claude Desktop (claude_desktop_config.json, needs Node.js for npx)', claudeDesktopConfig(url, k.raw));
+    block('Claude Desktop (claude_desktop_config.json, needs Node.js)', claudeDesktopConfig(url, k.raw, bridgePath(this.ctl.dataDir)));
   }
 }

@@ -1,5 +1,7 @@
 // The status-bar text, from the server state and index statuses. Pure, so it is unit-tested.
 import type { IndexStatus } from '../services/status.js';
+import type { SaveProblem } from '../host/storageHealth.js';
+import { saveProblemLines } from '../services/saveReport.js';
 
 export type ServerState =
   | { kind: 'off' }
@@ -14,7 +16,9 @@ export function pendingWork(statuses: IndexStatus[]): number {
   return statuses.filter((s) => s.state === 'building' || s.state === 'loading').reduce((n, s) => n + s.pending, 0);
 }
 
-export function statusText(state: ServerState, statuses: IndexStatus[] = []): string {
+export function statusText(state: ServerState, statuses: IndexStatus[] = [], saves: SaveProblem[] = []): string {
+  // A background save the disk refused (full, unwritable): the server stays up, says so, and retries.
+  if (state.kind === 'on' && saves.length) return `MCP: on :${state.port} · saves failing`;
   switch (state.kind) {
     case 'off': return 'MCP: off';
     case 'starting': return 'MCP: starting…';
@@ -27,7 +31,8 @@ export function statusText(state: ServerState, statuses: IndexStatus[] = []): st
       // Progress of the indexes still working: notes indexed of indexed + pending.
       const busy = statuses.filter((s) => s.state === 'building' || s.state === 'loading');
       const done = busy.reduce((k, s) => k + s.indexed, 0);
-      return `MCP: on :${state.port} · indexing ${n}${done > 0 ? ` (${done}/${done + n})` : ''}`;
+      // "indexing 2400/6571": notes done of all; "indexing 12 notes" before the first is done.
+      return `MCP: on :${state.port} · indexing ${done > 0 ? `${done}/${done + n}` : `${n} note${n === 1 ? '' : 's'}`}`;
     }
   }
 }
@@ -38,11 +43,11 @@ export function indexLines(statuses: IndexStatus[]): string[] {
 }
 
 /** Tooltip with the detail the short text leaves out (per-index progress when statuses are given). */
-export function statusTooltip(state: ServerState, statuses: IndexStatus[] = []): string {
+export function statusTooltip(state: ServerState, statuses: IndexStatus[] = [], saves: SaveProblem[] = []): string {
   switch (state.kind) {
     case 'off': return 'Vault MCP Server is stopped. Run "Vault MCP Server: Start server" or turn it on in the settings.';
     case 'starting': return 'Vault MCP Server is starting.';
-    case 'on': return [`Vault MCP Server listening on port ${state.port}.`, ...indexLines(statuses)].join('\n');
+    case 'on': return [`Vault MCP Server listening on port ${state.port}.`, ...saveProblemLines(saves), ...indexLines(statuses)].join('\n');
     case 'port-busy': return `Port ${state.port} is in use by another program. Change the port in the Vault MCP Server settings.`;
     case 'locked': case 'error': return state.message;
   }

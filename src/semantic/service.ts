@@ -10,7 +10,8 @@ import type { VaultHost } from '../host/port.js';
 import type { Settings } from '../core/settings.js';
 import { contentHash } from '../core/hash.js';
 import { chunkNote, chunkingKey, type ChunkOptions } from '../core/chunk.js';
-import { globToRegExp } from '../core/glob.js';
+import { Retrier } from '../host/storageHealth.js';
+import { compileGlob } from '../core/glob.js';
 import { isNotePath, noteTitle } from '../core/paths.js';
 import { snapshotFromBytes } from '../services/noteText.js';
 import { VectorStore, fingerprintKey, type Fingerprint, type NoteHit } from './store.js';
@@ -21,6 +22,7 @@ import { semanticSettings, type SemanticSettings } from './settings.js';
 import { statSync, promises as fsp } from 'node:fs';
 // Node's timers: the service runs headless too, where there is no window.
 import { clearTimeout, setTimeout } from 'node:timers';
+import { Debounce } from '../core/debounce.js';
 import { join } from 'node:path';
 
 export const INDEX_FILE = 'semantic-index.bin';
@@ -87,7 +89,7 @@ export class SemanticService {
   private stopped = false;
   private savedGeneration = -1;
   private lastSave = 0;
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly debounce = new Debounce(() => { this.drain().catch(() => undefined); }, true);
   private rate: number | null = null;
   private rebuilding: string | null = null;
   private lastError: string | null = null;
@@ -121,7 +123,8 @@ export class SemanticService {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.debounce.cancel();
+    this.saver.cancel();
     this.unsubscribe?.();
     await this.running?.catch(() => undefined);
     await this.save().catch((e) => this.deps.log?.(`semantic index save failed: ${(e as Error).message}`));
@@ -144,14 +147,13 @@ export class SemanticService {
   isPaused(): boolean { return this.paused; }
 
   private schedule(ms = 400): void {
-    if (this.stopped || this.paused || !this.settings().embeddingAutoIndex || !this.settings().embeddingModel) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => { this.timer = null; this.drain().catch(() => undefined); }, ms);
-    (this.timer as { unref?: () => void }).unref?.();
+    if (this.stopped || this.paused) return;
+    const s = this.settings(); // once per event of a burst (a folder rename is one event per note)
+    if (s.embeddingAutoIndex && s.embeddingModel) this.debounce.call(ms);
   }
 
   private skipper(): (path: string) => boolean {
-    const res = this.settings().embeddingSkipGlobs.map(globToRegExp);
+    const res = this.settings().embeddingSkipGlobs.map(compileGlob);
     return (p) => res.some((r) => r.test(p));
   }
 
@@ -315,12 +317,12 @@ export class SemanticService {
         chunks += await this.withLock(() => this.embedNotes(take, embedder, store));
         const dt = (this.deps.now() - t0) / 1000;
         if (dt > 0.5 && chunks) this.rate = Math.round((chunks / dt) * 10) / 10;
-        if (this.deps.now() - this.lastSave > s.embeddingSaveIntervalS * 1000) await this.save();
+        if (this.deps.now() - this.lastSave > s.embeddingSaveIntervalS * 1000) await this.saver.run();
         this.emit();
         await yieldToUi();
       }
       if (!this.pending.size) this.rebuilding = null;
-      await this.save();
+      await this.saver.run();
       this.emit();
     })().finally(() => { this.running = null; });
     return this.running;
@@ -386,6 +388,8 @@ export class SemanticService {
     }
     return n;
   }
+
+  private readonly saver = new Retrier(() => this.save()); // a refused save (full disk) never stops embedding: retried later
 
   async save(): Promise<void> {
     const store = this.store;
@@ -471,7 +475,7 @@ export class SemanticService {
     else if (this.paused && this.pending.size) state = 'paused';
     else if (this.running || this.pending.size) state = 'indexing';
     else state = 'ready';
-    const notesNow = store ? null : this.deps.host.files().filter((f) => isNotePath(f.path)).length;
+    const notesNow = store ? null : this.deps.host.noteCount?.() ?? this.deps.host.files().filter((f) => isNotePath(f.path)).length;
     return {
       state,
       reason,

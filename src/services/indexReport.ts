@@ -23,7 +23,7 @@ export function indexStatuses(deps: ServerDeps, vault?: ScopedVault): IndexStatu
     });
   }
   const host = deps.host;
-  const notes = host.files().filter((f) => f.path.toLowerCase().endsWith('.md')).length;
+  const notes = host.noteCount?.() ?? host.files().filter((f) => f.path.toLowerCase().endsWith('.md')).length;
   const pending = host.pendingCount();
   const meta: IndexStatus = { name: 'metadata', state: pending > 0 ? 'building' : 'ready', indexed: Math.max(0, notes - pending), pending };
   const providers = deps.services.indexes ?? [];

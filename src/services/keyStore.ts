@@ -21,6 +21,8 @@ export interface NewKey {
 export class KeyStore {
   private records: KeyRecord[] = [];
   private ephemeral: KeyRecord[] = [];
+  /** Raw in-memory keys (any shape): the audit log masks them wherever they appear. */
+  private ephemeralRaw: string[] = [];
   private loadedAt = -Infinity;
   /** keys.json's fingerprint when it was last read (undefined: never read, or no fingerprints). */
   private seen: string | null | undefined = undefined;
@@ -124,6 +126,12 @@ export class KeyStore {
   addEphemeral(raw: string, name: string, scope: 'read' | 'readwrite'): void {
     const hash = hashKey(raw);
     this.ephemeral.push({ id: hash.slice(0, 8), name, scope, hash, created: this.now(), lastUsed: null, ephemeral: true });
+    this.ephemeralRaw.push(raw);
+  }
+
+  /** The raw secrets this process holds (in-memory keys); persisted keys exist only as hashes. */
+  secrets(): readonly string[] {
+    return this.ephemeralRaw;
   }
 
   async revoke(name: string): Promise<boolean> {
@@ -150,11 +158,18 @@ export class KeyStore {
     rec.lastUsed = this.now();
     if (rec.ephemeral) return;
     this.dirtyUse.set(rec.id, rec.lastUsed);
-    if (!this.flushTimer) {
-      this.flushTimer = setTimeout(() => { void this.flush(); }, 5000);
-      (this.flushTimer as { unref?: () => void }).unref?.();
-    }
+    this.scheduleFlush(5000);
   }
+
+  private scheduleFlush(ms: number): void {
+    if (this.flushTimer) return;
+    // From a timer nobody awaits: a failure is kept (uses stay dirty, retried later), never thrown.
+    this.flushTimer = setTimeout(() => { this.flushTimer = null; this.flush().catch(() => undefined); }, ms);
+    (this.flushTimer as { unref?: () => void }).unref?.();
+  }
+
+  /** Delay before retrying a failed last-use write (doubles up to a minute; reset by a success). */
+  private retryMs = 5000;
 
   async flush(): Promise<void> {
     if (this.flushTimer) clearTimeout(this.flushTimer);
@@ -162,10 +177,19 @@ export class KeyStore {
     if (!this.dirtyUse.size) return;
     const uses = new Map(this.dirtyUse);
     this.dirtyUse.clear();
-    await this.locked(async () => {
-      for (const r of this.records) { const t = uses.get(r.id); if (t) r.lastUsed = Math.max(r.lastUsed ?? 0, t); }
-      await this.save();
-    });
+    try {
+      await this.locked(async () => {
+        for (const r of this.records) { const t = uses.get(r.id); if (t) r.lastUsed = Math.max(r.lastUsed ?? 0, t); }
+        await this.save();
+      });
+      this.retryMs = 5000;
+    } catch (e) {
+      // Unwritable or full data folder: the uses are kept and written when it works again.
+      for (const [id, t] of uses) if ((this.dirtyUse.get(id) ?? 0) < t) this.dirtyUse.set(id, t);
+      this.scheduleFlush(this.retryMs);
+      this.retryMs = Math.min(60_000, this.retryMs * 2);
+      throw e;
+    }
   }
 
   /** Is a (persisted) key still live? Used by open sessions on every request. */

@@ -63,10 +63,16 @@ export class TaskService {
     if (e.type === 'delete') { this.byNote.delete(e.path); this.queue.delete(e.path); return; }
     if (e.type === 'rename') {
       const rows = this.byNote.get(e.oldPath);
+      const queued = this.queue.delete(e.oldPath);
       this.byNote.delete(e.oldPath);
-      this.queue.delete(e.oldPath);
-      if (rows && isNotePath(e.path)) this.byNote.set(e.path, rows.map((r) => ({ ...r, path: e.path })));
-      if (isNotePath(e.path)) { this.consider(e.path); if (!this.initial) this.kick(); }
+      if (!isNotePath(e.path)) return;
+      // A move does not change the text (the app moves the cache with it): the rows move along, and
+      // only a note that was waiting for a scan, or newly a note (.txt → .md), is looked at again.
+      // A folder rename is one event per note in a single task of the app: this must stay cheap.
+      if (rows) this.byNote.set(e.path, rows.map((r) => ({ ...r, path: e.path })));
+      if (queued) this.queue.add(e.path);
+      else if (!rows && !isNotePath(e.oldPath)) this.consider(e.path);
+      if (!this.initial) this.kick();
     }
   }
 

@@ -58,14 +58,15 @@ test('settings tab in Chromium: app markup, real key creation by typing and clic
         size: ra.querySelector('.setting-item-description').textContent,
       };
     })()`);
-    assert.deepEqual(dom.headings, ['Server', 'API keys', 'Key restrictions', 'Limits', 'Semantic search', 'Summaries (language model)', 'Keyword search', 'Import from the web']);
+    assert.deepEqual(dom.headings, ['Server', 'API keys', 'Key restrictions', 'Limits', 'Semantic search', 'Summaries (language model)', 'Keyword search', 'Import from the web', 'Symbolic links']);
     assert.equal(dom.toggleOn, true, 'the server toggle shows the running server');
     assert.deepEqual(dom.keys, ['claude-code', 'research-agent', 'cursor'], 'each key a row with a Revoke (mod-warning) button, the new one included');
     // The key box: the raw key (made by the real KeyStore.add in the page), then the two connect snippets with it.
     assert.equal(dom.raw.length, 3);
     assert.match(dom.raw[0], /^vmcp_[A-Za-z0-9_-]{43}$/);
     assert.ok(dom.raw[1].startsWith('claude mcp add --transport http vault http://127.0.0.1:') && dom.raw[1].includes(`Bearer ${dom.raw[0]}`), dom.raw[1]);
-    assert.ok(JSON.parse(dom.raw[2]).mcpServers.vault.env.AUTH_HEADER === `Bearer ${dom.raw[0]}`);
+    const desktop = JSON.parse(dom.raw[2]).mcpServers.vault as { command: string; args: string[]; env: Record<string, string> };
+    assert.deepEqual(desktop, { command: 'node', args: [`${rec.snapshot.dataDir}/bridge.cjs`, '--url', desktop.args[2]], env: { VAULT_MCP_KEY: dom.raw[0] } });
     assert.deepEqual(dom.limits, ['claude-code', 'research-agent', 'cursor']);
     // research-agent: 9 families, "transfer" switched off in the real run; its quota meter counts its real calls.
     assert.deepEqual(dom.families.off, ['transfer']);

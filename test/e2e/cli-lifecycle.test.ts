@@ -2,11 +2,11 @@
 // and a clean stop that closes open event streams and frees the port.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { readFileSync, existsSync } from 'node:fs';
-import { CLI } from '../helpers/paths.js';
+import { CLI, REPO } from '../helpers/paths.js';
 import { copyVault, tempDir } from '../helpers/vault.js';
 import { startCli, connect, call } from '../helpers/server.js';
 
@@ -51,7 +51,33 @@ test('--create-key makes a key on the first run only; a second server on the sam
   assert.ok(!existsSync(join(dataDir, 'server.lock')), 'lock released on stop');
   const again = await startCli(vault, { dataDir, args: ['--create-key', 'sample'] });
   assert.ok(!/vmcp_/.test(again.output()), 'no new key when one exists');
+  // …and says how to make another, since the first one was shown only once.
+  assert.match(again.output(), /This vault already has keys \("sample"\); a key is shown only once, when it is created\. To create another:\n {2}node dist\/cli\.js keys add --vault \S+ --name NAME --scope readwrite/);
   await again.stop();
+});
+
+test('npm start passes extra arguments to serve: `npm start -- --port N` serves on N', async () => {
+  const dir = tempDir();
+  const free = createServer();
+  await new Promise<void>((r) => free.listen(0, '127.0.0.1', () => r()));
+  const port = (free.address() as { port: number }).port;
+  await new Promise((r) => free.close(r));
+  const child = spawn(process.execPath, [join(REPO, 'scripts/start.mjs'), '--port', String(port), '--data-dir', join(dir, 'data'), '--cache-dir', join(dir, 'cache'), '--models-dir', join(dir, 'models'), '--no-watch'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => { out += d; });
+  child.stderr!.on('data', (d) => { out += d; });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', () => { if (/listening on/.test(out)) resolve(); });
+    child.on('exit', (code) => reject(new Error(`npm start exited with ${code}: ${out}`)));
+  });
+  try {
+    assert.match(out, new RegExp(`listening on http://127\\.0\\.0\\.1:${port}/mcp`));
+    assert.match(out, /Created key "sample" \(shown only this once\)/);
+  } finally {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  }
 });
 
 test('a busy port gives a clear message', async () => {

@@ -1,7 +1,8 @@
 // Where the fake app used to differ from the real one (issue 15), each with the plugin behaviour the
 // difference hid: no 'changed' on rename or for unchanged content, 'create' for every file at startup,
 // notes the app never caches, links resolved by the app (a table) rather than by the plugin's own code,
-// link formats in renameFile, onLayoutReady running at once, getRightLeaf returning null.
+// link formats in renameFile, onLayoutReady running at once, getRightLeaf returning null, paths
+// normalised by the app (normalizePath) when it creates a file, requestUrl without abort or CORS.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -12,6 +13,15 @@ import * as fake from './fake-obsidian/index.js';
 import { ObsidianHost } from '../../src/host/obsidian/obsidianHost.js';
 import type { VaultEvent } from '../../src/host/port.js';
 import { installPlugin, loadPluginClass, PLUGIN_DIR, startPlugin, unloadAll, waitFor } from './harness.js';
+import { ObsidianWriter } from '../../src/host/obsidian/obsidianWriter.js';
+import { connect, call, textOf } from '../helpers/server.js';
+import { startFakeLlm } from '../llm/fakeLlm.js';
+import { requestUrlTransport } from '../../src/llm/transport.js';
+import { withDefaults } from '../../src/settings.js';
+import { NodeHost } from '../../src/host/node/nodeHost.js';
+import { KeyStore } from '../../src/services/keyStore.js';
+import { startRuntime } from '../../src/runtime.js';
+import { tempDir } from '../helpers/vault.js';
 
 after(unloadAll);
 
@@ -149,4 +159,60 @@ test('getRightLeaf may return null: opening the activity view says so instead of
   await waitFor(() => fake.notices.length > before, 'a Notice');
   assert.match(fake.notices.at(-1)!.message, /right sidebar cannot open/);
   assert.equal(app.workspace.leaves.length, 0);
+});
+
+test('normalizePath: the app creates "a\u00A0b.md" as "a b.md"; the write waits for that file\'s cache, not forever', { timeout: 30_000 }, async () => {
+  const vault = copyVault();
+  const app = new fake.App(vault);
+  assert.equal(fake.normalizePath('Inbox//a\u00A0b\u202Fc.md/'), 'Inbox/a b c.md');
+  // A writer that would wait a minute for a 'changed' that never comes for the spelling it was given.
+  const writer = new ObsidianWriter({ app: app as unknown as App, basePath: vault, classes: { TFile: fake.TFile as never, TFolder: fake.TFolder as never }, cacheWaitMs: 60_000 });
+  const st = await within(writer.create('Inbox/a\u00A0b.md', 'hello\n'), 20_000, 'create');
+  assert.equal(st.path, 'Inbox/a b.md');
+  assert.ok(app.vault.getFileByPath('Inbox/a b.md'));
+  await assert.rejects(writer.create('Inbox/a b.md', 'again\n'), /already exists/);
+  await assert.rejects(writer.create('Inbox/a\u202Fb.md', 'again\n'), /already exists/);
+});
+
+test('normalizePath through the plugin: the path an agent created with is the path it reads back', async () => {
+  const { plugin } = await startPlugin(copyVault(), { port: 0 });
+  const key = await (plugin as unknown as { createKey(n: string, s: string): Promise<string> }).createKey('t', 'readwrite');
+  const c = await connect(plugin.runtime!.server.url, key);
+  try {
+    const made = await call(c, 'create_note', { path: 'Inbox/Tea\u00A0time.md', content: 'oolong\n' });
+    assert.equal(made.isError, undefined, textOf(made));
+    assert.equal((made.structuredContent as { path: string }).path, 'Inbox/Tea time.md', 'the answer names the file the app made');
+    for (const path of ['Inbox/Tea\u00A0time.md', 'Inbox/Tea time.md']) {
+      const r = await call(c, 'read_note', { path });
+      assert.equal(r.isError, undefined, `${JSON.stringify(path)}: ${textOf(r)}`);
+      assert.equal((r.structuredContent as { content: string }).content, 'oolong\n');
+    }
+  } finally { await c.close(); }
+});
+
+test('requestUrl as the app has it: no AbortSignal, no CORS; summarize still gives up at its time limit', { timeout: 60_000 }, async () => {
+  const llm = await startFakeLlm();
+  try {
+    // The app's requestUrl takes no signal: one passed anyway changes nothing.
+    const ac = new AbortController();
+    ac.abort();
+    const r = await fake.requestUrl({ url: `${llm.url}/chat/completions`, method: 'POST', contentType: 'application/json', body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'x' }] }), signal: ac.signal } as fake.RequestUrlParam);
+    assert.equal(r.status, 200);
+    assert.equal(llm.calls.at(-1)!.headers.origin, undefined, 'no Origin header: CORS plays no part');
+    // A slow endpoint: the plugin's summarize refuses at its time limit although the request cannot be aborted.
+    llm.delayMs = 8000;
+    const vault = copyVault();
+    const settings = withDefaults({ port: 0, llmUrl: llm.url, llmModel: 'm', llmTimeoutS: 1 });
+    const host = new NodeHost(vault, { dataDir: join(tempDir('vmcp-requrl-'), 'data'), watch: false });
+    await host.ready();
+    const keys = new KeyStore(host.data);
+    keys.addEphemeral('vmcp_requrl_key_0123456789abcdef', 'client', 'read');
+    const rt = await startRuntime({ host, settings: () => settings, keys, services: { llmTransport: requestUrlTransport(fake.requestUrl as never) } });
+    const c = await connect(rt.server.url, 'vmcp_requrl_key_0123456789abcdef');
+    try {
+      const res = await call(c, 'summarize', { paths: ['Welcome.md'] });
+      assert.equal(res.isError, true);
+      assert.match(textOf(res), /summarize_timeout|time limit|took longer/i);
+    } finally { await c.close(); await rt.stop(); await host.close(); }
+  } finally { await llm.close(); }
 });

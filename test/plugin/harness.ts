@@ -1,7 +1,7 @@
 // Loads the BUILT plugin bundle (main.js) the way the app does: copied into the vault's plugin
 // folder, evaluated as CommonJS with require('obsidian') answered by the fake module.
 import Module, { createRequire } from 'node:module';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
@@ -34,8 +34,8 @@ const cacheHome = mkdtempSync(join(tmpdir(), 'vmcp-cachehome-'));
 process.env.XDG_CACHE_HOME = join(cacheHome, 'cache');
 process.env.XDG_CONFIG_HOME = join(cacheHome, 'config');
 
-/** What a user copies into the plugin folder (README "Install in Obsidian"). */
-export const PLUGIN_FILES = ['main.js', 'server.js', 'ort-wasm-simd.wasm.br', 'manifest.json', 'styles.css'];
+/** What a user copies into the plugin folder (README "Install in Obsidian"): main.js, server.js and its chunks server-*.js, the WASM, the bridge, the manifest and the styles. */
+export const PLUGIN_FILES = ['main.js', 'server.js', 'ort-wasm-simd.wasm.br', 'bridge.cjs', 'manifest.json', 'styles.css', ...readdirSync(REPO).filter((f) => /^server-[a-z0-9]+\.js$/.test(f)).sort()];
 
 /** Installs the plugin files into `<vault>/.obsidian/plugins/<id>/`. */
 export function installPlugin(vault: string, settings: Partial<Settings> = {}): string {

@@ -11,6 +11,7 @@ import * as fake from './fake-obsidian/index.js';
 import { ObsidianHost } from '../../src/host/obsidian/obsidianHost.js';
 import { GraphService } from '../../src/graph/service.js';
 import { LinkGraph } from '../../src/graph/linkGraph.js';
+import { TaskService } from '../../src/tasks/service.js';
 import type { App } from 'obsidian';
 
 function hostOn(vault: string) {
@@ -41,10 +42,17 @@ function walk(app: fake.App): string[] {
 }
 const listed = (host: ObsidianHost) => host.files().map((f) => `${f.path}|${f.size}|${f.mtime}`).sort();
 
-test('host.files() kept from events equals a fresh walk through edits, creates, deletes and file and folder renames', async () => {
+test('host.files() and noteCount() kept from events equal a fresh walk through edits, creates, deletes and file and folder renames', async () => {
   const { app, host } = hostOn(vaultOf(60));
   await host.ready();
-  assert.deepEqual(listed(host), walk(app));
+  // noteCount() (what every status poll asks) must always equal the notes of a fresh walk.
+  const notes = () => walk(app).filter((x) => /\.md\|/i.test(x)).length;
+  const check = (what: string) => { assert.deepEqual(listed(host), walk(app), what); assert.equal(host.noteCount(), notes(), `noteCount: ${what}`); };
+  check('at start');
+  await app.vault.create('F1/data.txt', 'x');
+  await app.vault.rename(app.vault.getFileByPath('F1/data.txt')!, 'F1/Data.md');
+  await app.vault.rename(app.vault.getFileByPath('F1/N6.md')!, 'F1/N6.txt');
+  check('a .txt renamed to .md and a note renamed to .txt');
   const a = host.files();
   a.pop();
   assert.equal(host.files().length, a.length + 1, 'callers get a copy they may change');
@@ -59,11 +67,14 @@ test('host.files() kept from events equals a fresh walk through edits, creates, 
   assert.deepEqual(listed(host), walk(app), 'creates, dot-folder files left out');
   await app.vault.rename(app.vault.getFileByPath('F2/New.md')!, 'F3/Renamed.md');
   await app.vault.delete(app.vault.getFileByPath('F4/N4.md')!);
-  assert.deepEqual(listed(host), walk(app), 'a file renamed and one deleted');
+  check('a file renamed and one deleted');
   await app.vault.rename(app.vault.getFolderByPath('F0')!, 'G/F0 moved');
-  assert.deepEqual(listed(host), walk(app), 'a folder renamed: every file under it moves');
+  check('a folder renamed: every file under it moves');
   await app.vault.delete(app.vault.getFolderByPath('G')!);
-  assert.deepEqual(listed(host), walk(app), 'a folder deleted with everything in it');
+  check('a folder deleted with everything in it');
+  await app.vault.create('F3/Again.md', '# Again\n');
+  await app.vault.delete(app.vault.getFileByPath('F3/N3.md')!);
+  check('a create and a delete after the rebuild');
   assert.ok(!host.files().some((x) => x.path.startsWith('G/')));
 });
 
@@ -108,4 +119,28 @@ test('GraphService.prepare builds in slices that yield, and its graph equals a s
   assert.equal(svc.scoped('F3'), scoped, 'cached');
   assert.ok([...scoped.graph.out.keys()].every((p) => p.startsWith('F3/')));
   assert.ok([...scoped.graph.out.values()].every((m) => [...m.keys()].every((p) => p.startsWith('F3/'))));
+});
+
+test('a folder rename moves the task rows with the notes, without reading a note again', async () => {
+  const vault = vaultOf(40);
+  for (let i = 0; i < 40; i += 4) writeFileSync(join(vault, `F${i % 5}`, `N${i}.md`), `# N${i}\n- [ ] task of ${i}\n- [x] done ${i}\n`);
+  const { app, host } = hostOn(vault);
+  await host.ready();
+  const tasks = new TaskService(host);
+  await tasks.start();
+  assert.equal(await tasks.settle(5000), true);
+  const before = tasks.notesWithTasks();
+  assert.ok(before >= 5);
+  let reads = 0;
+  const readText = host.readText.bind(host);
+  host.readText = (p: string) => { reads++; return readText(p); };
+  await app.vault.rename(app.vault.getFolderByPath('F0')!, 'Moved');
+  await app.metadataCache.settled();
+  assert.equal(await tasks.settle(5000), true);
+  assert.equal(reads, 0, 'no note was read again for a move');
+  assert.equal(tasks.notesWithTasks(), before);
+  const moved = tasks.ofNote('Moved/N0.md');
+  assert.deepEqual(moved.map((t) => t.path), ['Moved/N0.md', 'Moved/N0.md']);
+  assert.deepEqual(tasks.ofNote('F0/N0.md'), []);
+  await tasks.stop();
 });

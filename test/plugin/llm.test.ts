@@ -145,6 +145,14 @@ test('a secret storage that throws (no keychain): the tab says so, summarize ref
   // Creating a secret in the app's dialog fails the same way: nothing is saved as the key's name.
   await assert.rejects(tab.find('API key').component(fake.SecretComponent).create('other', 'x'), /encryption is not available/);
   assert.equal(settings.llmKeySecret, 'openai-work');
+  // A name picked while the keychain refuses: kept, and a Notice says why it cannot work and what to do.
+  const before = fake.notices.length;
+  await tab.find('API key').component(fake.SecretComponent).change('openai-home');
+  assert.equal(settings.llmKeySecret, 'openai-home');
+  const notice = fake.notices.slice(before).map((n) => n.message).join('\n');
+  assert.match(notice, /secret storage cannot be used on this computer \(safeStorage: encryption is not available\).*"openai-home"/);
+  assert.match(notice, /keyring \(GNOME Keyring or KWallet\)/);
+  settings.llmKeySecret = 'openai-work';
   const host = new NodeHost(vault, { dataDir: join(tempDir('vmcp-llm-plugin-'), 'data'), watch: false });
   await host.ready();
   const keys = new KeyStore(host.data);

@@ -5,6 +5,8 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { copyVault } from '../helpers/vault.js';
 import { connect, call, textOf } from '../helpers/server.js';
 import * as fake from './fake-obsidian/index.js';
@@ -20,8 +22,8 @@ test('plugin serves the vault: key from the settings tab, tools over HTTP, fresh
   assert.equal(plugin.state.kind, 'on', JSON.stringify(plugin.state));
   const port = plugin.runtime!.server.port;
   assert.ok(port > 0, 'port 0 binds a real port, recorded on the runtime');
-  // Right after start the bar may show index progress ("· indexing N"); it settles once indexes are done.
-  assert.match(app.statusBar.children[0].text, new RegExp(`^MCP: on :${port}( · indexing \\d+( \\(\\d+/\\d+\\))?)?$`));
+  // Right after start the bar may show index progress ("· indexing N notes" / "· indexing 300/312"); it settles once indexes are done.
+  assert.match(app.statusBar.children[0].text, new RegExp(`^MCP: on :${port}( · indexing (\\d+ notes?|\\d+/\\d+))?$`));
   for (let i = 0; i < 100 && app.statusBar.children[0].text !== `MCP: on :${port}`; i++) await new Promise((r) => setTimeout(r, 100));
   assert.equal(app.statusBar.children[0].text, `MCP: on :${port}`);
   const lock = JSON.parse(readFileSync(join(dataDir, 'server.lock'), 'utf8'));
@@ -41,9 +43,13 @@ test('plugin serves the vault: key from the settings tab, tools over HTTP, fresh
   const [key, cmd, desktop] = shown;
   assert.match(key, /^\S{20,}$/);
   assert.equal(cmd, `claude mcp add --transport http vault http://127.0.0.1:${port}/mcp --header "Authorization: Bearer ${key}"`);
-  const cfg = JSON.parse(desktop).mcpServers.vault;
-  assert.deepEqual(cfg.args, ['-y', 'mcp-remote', `http://127.0.0.1:${port}/mcp`, '--header', 'Authorization:${AUTH_HEADER}']);
-  assert.equal(cfg.env.AUTH_HEADER, `Bearer ${key}`);
+  // The Claude Desktop JSON works as pasted: Node runs the bridge.cjs installed beside main.js.
+  const cfg = JSON.parse(desktop).mcpServers.vault as { command: string; args: string[]; env: Record<string, string> };
+  assert.deepEqual(cfg, { command: 'node', args: [join(dataDir, 'bridge.cjs'), '--url', `http://127.0.0.1:${port}/mcp`], env: { VAULT_MCP_KEY: key } });
+  const desktopClient = new Client({ name: 'claude-desktop-stand-in', version: '1.0.0' });
+  await desktopClient.connect(new StdioClientTransport({ command: process.execPath, args: cfg.args, env: { PATH: process.env.PATH ?? '', ...cfg.env } }));
+  assert.ok((await desktopClient.listTools()).tools.some((t) => t.name === 'read_note'));
+  await desktopClient.close();
   await findSetting(tab, 'Claude Code').button('Copy').click();
   assert.equal(clipboard.at(-1), cmd);
   assert.ok(!readFileSync(join(dataDir, 'keys.json'), 'utf8').includes(key), 'only the hash is stored');

@@ -58,8 +58,8 @@ export class BirthTimes {
     (this.timer as { unref?: () => void }).unref?.();
   }
 
-  /** Writes the records (also on close); a failed save is retried with the next change. */
-  async save(): Promise<void> {
+  /** Writes the records (also on close); a failed save is retried later. */
+  async save(final = false): Promise<void> {
     if (this.timer) { clearTimeout(this.timer); this.timer = null; }
     if (!this.dirty) return;
     this.dirty = false;
@@ -67,7 +67,11 @@ export class BirthTimes {
     try {
       await this.data.write(FILE, JSON.stringify({ version: 1, files }) + '\n');
     } catch {
-      this.dirty = true;
+      this.dirty = true; // full or unwritable data folder: kept in memory, written again later
+      if (!this.timer && !final) {
+        this.timer = setTimeout(() => { this.timer = null; void this.save(); }, 30_000);
+        (this.timer as { unref?: () => void }).unref?.();
+      }
     }
   }
 }

@@ -423,6 +423,6 @@ export class NodeHost implements VaultHost {
     this.watcher?.close();
     for (const t of this.debounce.values()) clearTimeout(t);
     this.debounce.clear();
-    await this.births.save();
+    await this.births.save(true);
   }
 }

@@ -7,7 +7,8 @@ import type { NoteMetadata } from '../../core/markdown/metadata.js';
 import { isNotePath } from '../../core/paths.js';
 import { FsDataStore } from '../fsDataStore.js';
 import { ObsidianWriter } from './obsidianWriter.js';
-import { pluginDataDir, vaultBasePath } from './paths.js';
+import { appNormalizePath, pluginDataDir, vaultBasePath } from './paths.js';
+import { RealPathGate } from './realPaths.js';
 
 export { pluginDataDir, vaultBasePath };
 
@@ -23,12 +24,19 @@ export interface ObsidianHostOptions {
   cacheDir?: string;
   /** How long ready() waits for the app to cache every note before it proceeds (the rest count as stale). */
   readyBoundMs?: number;
+  /** The app's normalizePath (main.ts passes obsidian's): where the app puts what it creates. */
+  normalizePath?: (path: string) => string;
   now?: () => number;
+  /** Absolute outside folders a symlink may lead into (setting symlinkAllowedFolders); default none. */
+  allowedOutside?: () => readonly string[];
 }
 
 /** A note changed longer ago than this with a cache present counts as done even without an event
  *  (Obsidian does not re-parse, and so fires nothing, when the content hash is unchanged). */
 const PENDING_GRACE_MS = 5000;
+
+/** How long a call waits for the app's watcher to list (or drop) a path another program changed on disk. */
+const SYNC_WAIT_MS = 2000;
 
 /** ready() proceeds after this long even if the app never caches some note (they are reported stale). */
 const READY_BOUND_MS = 20_000;
@@ -46,6 +54,9 @@ export class ObsidianHost implements VaultHost {
   readonly data: DataStore;
   readonly cache: DataStore;
   readonly writer: ObsidianWriter;
+  /** The symlink rule: the app follows links, so paths it lists are checked against their real location. */
+  private readonly gate: RealPathGate;
+  private surveyDone = false;
   private readonly app: App;
   private readonly TFile: Ctor<TFile>;
   private readonly TFolder: Ctor<TFolder>;
@@ -62,10 +73,13 @@ export class ObsidianHost implements VaultHost {
    *  index, and walking the vault for it costs milliseconds per call at 100k files. null = rebuild. */
   private fileStats: Map<string, FileStat> | null = null;
   private fileList: FileStat[] | null = null;
+  /** Notes among fileStats, kept with it. */
+  private notes = 0;
   private readyPromise: Promise<void> | null = null;
   private readyCheck: (() => void) | null = null;
   private closed = false;
   private readonly readyBoundMs: number;
+  private readonly norm: (path: string) => string;
   /** ready() gave up waiting with notes still uncached: pendingCount() keeps counting them. */
   private staleAfterBound = false;
 
@@ -82,7 +96,9 @@ export class ObsidianHost implements VaultHost {
     this.data = new FsDataStore(pluginDataDir(opts.app, opts.manifest));
     this.cache = opts.cacheDir && opts.cacheDir !== this.data.dir ? new FsDataStore(opts.cacheDir) : this.data;
     this.readyBoundMs = opts.readyBoundMs ?? READY_BOUND_MS;
-    this.writer = new ObsidianWriter({ app: opts.app, basePath: this.basePath, classes: opts.classes });
+    this.norm = opts.normalizePath ?? appNormalizePath;
+    this.writer = new ObsidianWriter({ app: opts.app, basePath: this.basePath, classes: opts.classes, normalizePath: this.norm });
+    this.gate = new RealPathGate(this.basePath, { allowedOutside: opts.allowedOutside, forbidden: () => [this.data.dir, this.cache.dir] });
     const r = opts.register;
     r(v.on('create', (f) => this.onVault('create', f)));
     r(v.on('modify', (f) => this.onVault('modify', f)));
@@ -106,8 +122,10 @@ export class ObsidianHost implements VaultHost {
     this.links = null;
     if (type !== 'modify') this.byNfc = null;
     this.trackStat(type, f, oldPath);
+    // A link created (or moved in) after the start-up survey is judged now; until then reads are refused anyway.
+    if (this.surveyDone && (type === 'create' || type === 'rename') && !hidden(f.path)) void this.gate.observe(f.path);
     if (!(f instanceof this.TFile) || hidden(f.path)) return;
-    const path = f.path.normalize('NFC');
+    const path = nfc(f.path);
     if (type === 'delete') {
       this.pending.delete(path);
       this.unresolvedChange.delete(path);
@@ -115,7 +133,7 @@ export class ObsidianHost implements VaultHost {
       return;
     }
     if (type === 'rename') {
-      const from = (oldPath ?? '').normalize('NFC');
+      const from = nfc(oldPath ?? '');
       this.pending.delete(from);
       this.unresolvedChange.delete(from);
       // The app moves the cache with the file and does not re-parse it (no 'changed' follows), so a
@@ -130,7 +148,7 @@ export class ObsidianHost implements VaultHost {
 
   private onChanged(f: TFile): void {
     this.links = null;
-    const path = f.path.normalize('NFC');
+    const path = nfc(f.path);
     this.pending.delete(path);
     this.unresolvedChange.set(path, this.now());
     this.emit({ type: 'metadata', path });
@@ -157,7 +175,12 @@ export class ObsidianHost implements VaultHost {
   }
 
   ready(): Promise<void> {
-    this.readyPromise ??= new Promise<void>((resolve) => {
+    this.readyPromise ??= Promise.all([this.cachesReady(), this.gate.survey().then(() => { this.surveyDone = true; })]).then(() => undefined);
+    return this.readyPromise;
+  }
+
+  private cachesReady(): Promise<void> {
+    return new Promise<void>((resolve) => {
       let timer: number | null = null;
       let done = false;
       const started = this.now();
@@ -178,7 +201,6 @@ export class ObsidianHost implements VaultHost {
       // 'resolved' is the signal; the poll covers a cache that fills without one, and the bound.
       if (!done) timer = window.setInterval(check, Math.min(500, this.readyBoundMs));
     });
-    return this.readyPromise;
   }
 
   private prune(map: Map<string, number>): void {
@@ -214,6 +236,9 @@ export class ObsidianHost implements VaultHost {
     const nfd = nfc.normalize('NFD');
     const alt = v.getAbstractFileByPath(nfd);
     if (alt) return alt;
+    // A path as given for a file the app created under its normalizePath (no-break spaces as spaces).
+    const normalized = this.norm(nfc);
+    if (normalized !== nfc) { const n = v.getAbstractFileByPath(normalized); if (n) return n; }
     if (!this.byNfc) {
       // Mixed spellings (one folder NFC, the file NFD): one map, rebuilt after creates/deletes/renames.
       this.byNfc = new Map();
@@ -233,9 +258,36 @@ export class ObsidianHost implements VaultHost {
     const stats = this.fileStats;
     if (!stats) return;
     this.fileList = null;
-    if (!(f instanceof this.TFile)) { if (type !== 'modify') this.fileStats = null; return; }
-    if (type === 'delete' || type === 'rename') stats.delete(nfc(type === 'rename' ? oldPath ?? '' : f.path));
-    if (type !== 'delete' && !hidden(f.path)) stats.set(nfc(f.path), this.toStat(f));
+    if (!(f instanceof this.TFile)) {
+      // A folder moved or deleted: its files' entries follow at once (the app also reports each file,
+      // which then finds its entry done). Not a rebuild: at 100k files that was a long task per event.
+      if (type === 'rename' || type === 'delete') this.moveUnder(nfc(type === 'rename' ? oldPath ?? '' : f.path), type === 'rename' ? nfc(f.path) : null);
+      return;
+    }
+    if (type === 'delete' || type === 'rename') {
+      const gone = nfc(type === 'rename' ? oldPath ?? '' : f.path);
+      if (stats.delete(gone) && isNotePath(gone)) this.notes--;
+    }
+    if (type !== 'delete' && !hidden(f.path)) {
+      const path = nfc(f.path);
+      if (!stats.has(path) && isNotePath(path)) this.notes++;
+      stats.set(path, this.toStat(f));
+    }
+  }
+
+  /** Entries under folder `from`/ re-keyed under `to`/ (a rename) or dropped (to = null). */
+  private moveUnder(from: string, to: string | null): void {
+    const stats = this.fileStats;
+    if (!stats || from === '') return;
+    const prefix = `${from}/`;
+    const moved: [string, FileStat][] = [];
+    for (const [path, st] of stats) if (path.startsWith(prefix)) moved.push([path, st]);
+    for (const [path, st] of moved) {
+      stats.delete(path);
+      const dest = to === null ? null : `${to}/${path.slice(prefix.length)}`;
+      if (dest !== null && !hidden(dest)) stats.set(dest, { ...st, path: dest });
+      else if (isNotePath(path)) this.notes--;
+    }
   }
 
   private toStat(f: TFile): FileStat {
@@ -243,45 +295,88 @@ export class ObsidianHost implements VaultHost {
   }
 
   files(): FileStat[] {
+    this.fileList ??= [...this.stats().values()];
+    // A copy: callers sort and filter what they get.
+    return this.gate.refusing ? this.fileList.filter((f) => this.gate.visible(f.path)) : this.fileList.slice();
+  }
+
+  private stats(): Map<string, FileStat> {
     if (!this.fileStats) {
       this.fileStats = new Map();
-      for (const f of this.app.vault.getFiles()) if (!hidden(f.path)) this.fileStats.set(nfc(f.path), this.toStat(f));
+      this.notes = 0;
+      for (const f of this.app.vault.getFiles()) {
+        if (hidden(f.path)) continue;
+        const path = nfc(f.path);
+        this.fileStats.set(path, this.toStat(f));
+        if (isNotePath(path)) this.notes++;
+      }
       this.fileList = null;
     }
-    this.fileList ??= [...this.fileStats.values()];
-    // A copy: callers sort and filter what they get.
-    return this.fileList.slice();
+    return this.fileStats;
+  }
+
+  noteCount(): number {
+    this.stats();
+    return this.notes;
   }
 
   folders(): string[] {
-    return this.app.vault.getAllFolders(false).filter((f) => !hidden(f.path)).map((f) => nfc(f.path));
+    return this.app.vault.getAllFolders(false).filter((f) => !hidden(f.path)).map((f) => nfc(f.path)).filter((p) => this.gate.visible(p));
   }
 
   stat(path: string): FileStat | null {
     const f = this.lookup(path);
-    return f instanceof this.TFile && !hidden(f.path) ? this.toStat(f) : null;
+    return f instanceof this.TFile && !hidden(f.path) && this.gate.visible(nfc(f.path)) ? this.toStat(f) : null;
   }
 
   isFolder(path: string): boolean {
-    return path === '' || this.lookup(path) instanceof this.TFolder;
+    return path === '' || (this.lookup(path) instanceof this.TFolder && this.gate.visible(path.normalize('NFC')));
+  }
+
+  /**
+   * Before a tool answers about `path` (freshness middleware): when the disk and the app's view
+   * disagree on whether it exists (another program saved or removed it a moment ago), waits, bounded,
+   * for the app's watcher to catch up, so the next call after an outside save finds the note.
+   * Contents are always read from disk, so an entry the app knows is never answered stale.
+   */
+  async sync(path: string): Promise<void> {
+    const rel = path.normalize('NFC');
+    const known = () => !!this.lookup(rel);
+    const onDisk = await this.app.vault.adapter.exists(this.lookup(rel)?.path ?? rel).catch(() => known());
+    const until = this.now() + SYNC_WAIT_MS;
+    while (known() !== onDisk && this.now() < until && !this.closed) await new Promise((r) => window.setTimeout(r, 25));
+    await this.gate.settle(rel); // a path the app just listed is shown once the symlink rule has judged it
+  }
+
+  /** See VaultHost.realPathOf: a file link's real vault path, null inside an allow-listed outside folder. */
+  realPathOf(path: string): string | null | undefined {
+    return this.gate.realPathOf(path.normalize('NFC'));
   }
 
   // Reads go to disk (vault.read / readBinary), not cachedRead: the cached copy can lag behind a
   // change made outside the app (sync, git, the CLI) until the watcher reports it, and the hash we
   // return must describe the bytes an expected_hash check will later compare against.
   async readText(path: string): Promise<string> {
-    return this.app.vault.read(this.file(path));
+    return this.app.vault.read(await this.readable(path));
   }
 
   async readBytes(path: string): Promise<Uint8Array> {
-    return new Uint8Array(await this.app.vault.readBinary(this.file(path)));
+    return new Uint8Array(await this.app.vault.readBinary(await this.readable(path)));
+  }
+
+  /** The file for a read, after checking its real location on disk (the app would follow any link). */
+  private async readable(path: string): Promise<TFile> {
+    const f = this.file(path);
+    if (!this.gate.visible(nfc(f.path))) throw Object.assign(new Error(`ENOENT: no file "${path}" in the vault`), { code: 'ENOENT' });
+    await this.gate.checkRead(nfc(f.path), f.path);
+    return f;
   }
 
   // ---- metadata ----
 
   metadata(path: string): NoteMetadata | null {
     const f = this.lookup(path);
-    if (!(f instanceof this.TFile) || !isNotePath(f.path)) return null;
+    if (!(f instanceof this.TFile) || !isNotePath(f.path) || !this.gate.visible(nfc(f.path))) return null;
     // CachedMetadata is structurally a superset of NoteMetadata (core/markdown/metadata.ts).
     const cache: NoteMetadata | null = this.app.metadataCache.getFileCache(f);
     return cache;
@@ -294,7 +389,8 @@ export class ObsidianHost implements VaultHost {
     const dest = mc.getFirstLinkpathDest(linkpath, source)
       ?? (nfc !== linkpath ? mc.getFirstLinkpathDest(nfc, source) : null)
       ?? (NON_ASCII.test(nfc) ? mc.getFirstLinkpathDest(nfc.normalize('NFD'), source) : null);
-    return dest ? dest.path.normalize('NFC') : null;
+    const out = dest ? dest.path.normalize('NFC') : null;
+    return out !== null && this.gate.visible(out) ? out : null;
   }
 
   private linkMaps() {
@@ -305,7 +401,7 @@ export class ObsidianHost implements VaultHost {
       const norm = (m: Record<string, Record<string, number>>, inner: boolean) => {
         const out: Record<string, Record<string, number>> = {};
         for (const src in m) {
-          if (hidden(src)) continue;
+          if (hidden(src) || !this.gate.visible(nfc(src))) continue;
           const targets = m[src];
           let row = targets;
           if (inner) {
@@ -315,6 +411,8 @@ export class ObsidianHost implements VaultHost {
               for (const [k, n] of Object.entries(targets)) { const key = nfc(k); row[key] = (row[key] ?? 0) + n; }
               break;
             }
+            // Links into a path the symlink rule refuses are not links.
+            if (this.gate.refusing && Object.keys(row).some((k) => !this.gate.visible(nfc(k)))) row = Object.fromEntries(Object.entries(row).filter(([k]) => this.gate.visible(nfc(k))));
           }
           out[nfc(src)] = row;
         }

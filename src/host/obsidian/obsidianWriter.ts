@@ -7,13 +7,13 @@
 // Frontmatter edits use Vault.process with the yaml Document API rather than
 // FileManager.processFrontMatter, which re-serialises the block and drops comments.
 // Only type imports from 'obsidian': runtime classes come in through the constructor.
-import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
 import type { App, TAbstractFile, TFile, TFolder } from 'obsidian';
 import type { FileStat } from '../port.js';
+import { hardLinked, symlinkOnPath } from '../containment.js';
 import { WriteError, type Check, type ProcessResult, type RenameResult, type VaultWriter } from '../writer.js';
 import { PathLocks } from '../pathLock.js';
 import { isNotePath } from '../../core/paths.js';
+import { appNormalizePath } from './paths.js';
 
 type Ctor<T> = abstract new (...args: never[]) => T;
 
@@ -23,6 +23,8 @@ export interface ObsidianWriterOptions {
   classes: { TFile: Ctor<TFile>; TFolder: Ctor<TFolder> };
   /** How long a write waits for the metadata cache to re-parse the note (ms). */
   cacheWaitMs?: number;
+  /** The app's normalizePath (main.ts passes obsidian's); default: the same rules (paths.ts). */
+  normalizePath?: (path: string) => string;
 }
 
 const enc = new TextEncoder();
@@ -46,14 +48,22 @@ function buffer(b: Uint8Array): ArrayBuffer {
 export class ObsidianWriter implements VaultWriter {
   private readonly locks = new PathLocks();
   private readonly app: App;
+  /** Where the app puts a file created or moved to `path` (its normalizePath: no-break spaces become
+   *  spaces), so the write, its wait for the cache and the answer all name the file that exists. */
+  private readonly norm: (path: string) => string;
 
   constructor(private readonly o: ObsidianWriterOptions) {
     this.app = o.app;
+    this.norm = o.normalizePath ?? appNormalizePath;
   }
 
+  /** The file at `path` as written, in the disk's other Unicode spelling, or where the app would have put it. */
   private lookup(path: string): TAbstractFile | null {
     const v = this.app.vault;
-    return v.getAbstractFileByPath(path) ?? v.getAbstractFileByPath(path.normalize('NFD'));
+    const hit = v.getAbstractFileByPath(path) ?? v.getAbstractFileByPath(path.normalize('NFD'));
+    if (hit) return hit;
+    const n = this.norm(path);
+    return n !== path ? v.getAbstractFileByPath(n) : null;
   }
 
   private file(path: string): TFile {
@@ -63,10 +73,16 @@ export class ObsidianWriter implements VaultWriter {
     return f;
   }
 
-  /** Writes never follow a symbolic link in the final component. */
-  private async noSymlink(f: TAbstractFile): Promise<void> {
-    const st = await fs.lstat(join(this.o.basePath, f.path)).catch(() => null);
-    if (st?.isSymbolicLink()) throw new WriteError('symlink', `"${f.path}" is a symbolic link; writes never follow one`, f.path);
+  /** Writes never follow a symbolic link in ANY component (the app's own writes would follow it). */
+  private async noSymlink(f: TAbstractFile | string): Promise<void> {
+    const path = typeof f === 'string' ? f : f.path;
+    const at = await symlinkOnPath(this.o.basePath, path);
+    if (at !== null) throw new WriteError('symlink', at === path.normalize('NFC') ? `"${at}" is a symbolic link; writes never follow one` : `"${at}" (a folder on the way to "${path}") is a symbolic link; writes never follow one`, at);
+  }
+
+  /** The app writes files in place: a file with other names (a hard link) would change under all of them. */
+  private async notHardLinked(f: TFile): Promise<void> {
+    if (await hardLinked(this.o.basePath, f.path)) throw new WriteError('outside', `"${f.path}" has other names on disk (a hard link), which a write in the app would change too; it is not written`, f.path);
   }
 
   private async taken(path: string): Promise<boolean> {
@@ -98,9 +114,11 @@ export class ObsidianWriter implements VaultWriter {
     return { path: f.path.normalize('NFC'), size: f.stat.size, mtime: f.stat.mtime, ctime: f.stat.ctime };
   }
 
-  async create(path: string, data: Uint8Array | string): Promise<FileStat> {
+  async create(asked: string, data: Uint8Array | string): Promise<FileStat> {
+    const path = this.norm(asked);
     return this.locks.run([path], async () => {
       if (await this.taken(path)) throw new WriteError('exists', `"${path}" already exists`, path);
+      await this.noSymlink(path); // before any folder is made
       const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
       await this.ensureFolder(dir);
       const bytes = toBytes(data);
@@ -123,6 +141,7 @@ export class ObsidianWriter implements VaultWriter {
     return this.locks.run([path], async () => {
       const f = this.file(path);
       await this.noSymlink(f);
+      await this.notHardLinked(f);
       const before = new Uint8Array(await this.app.vault.readBinary(f));
       const out = fn(before);
       if (out === null) return { before, after: before, changed: false };
@@ -141,13 +160,15 @@ export class ObsidianWriter implements VaultWriter {
     });
   }
 
-  async writeBinary(path: string, data: Uint8Array, opts: { overwrite: boolean; check?: (current: Uint8Array | null) => void }): Promise<{ created: boolean }> {
+  async writeBinary(asked: string, data: Uint8Array, opts: { overwrite: boolean; check?: (current: Uint8Array | null) => void }): Promise<{ created: boolean }> {
+    const path = this.norm(asked);
     return this.locks.run([path], async () => {
-      const f = this.lookup(path);
+      const f = this.lookup(asked);
       if (f) {
         if (!(f instanceof this.o.classes.TFile)) throw new WriteError('not_file', `"${path}" is a folder`, path);
         await this.noSymlink(f);
         if (!opts.overwrite) throw new WriteError('exists', `"${path}" already exists`, path);
+        await this.notHardLinked(f);
         const before = new Uint8Array(await this.app.vault.readBinary(f));
         opts.check?.(before);
         // No atomic process for binary data in the app API: modifyBinary replaces the whole file.
@@ -155,6 +176,7 @@ export class ObsidianWriter implements VaultWriter {
         return { created: false };
       }
       if (await this.app.vault.adapter.exists(path)) throw new WriteError('exists', `"${path}" already exists`, path);
+      await this.noSymlink(path);
       opts.check?.(null);
       await this.ensureFolder(path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
       await this.app.vault.createBinary(path, buffer(data));
@@ -162,12 +184,14 @@ export class ObsidianWriter implements VaultWriter {
     });
   }
 
-  async rename(from: string, to: string, opts: { updateLinks?: boolean; check?: Check } = {}): Promise<RenameResult> {
+  async rename(from: string, toAsked: string, opts: { updateLinks?: boolean; check?: Check } = {}): Promise<RenameResult> {
+    const to = this.norm(toAsked);
     return this.locks.run([from, to], async () => {
       const f = this.lookup(from);
       if (!f) throw new WriteError('missing', `"${from}" does not exist`, from);
       await this.noSymlink(f);
       if (await this.taken(to)) throw new WriteError('exists', `"${to}" already exists`, to);
+      await this.noSymlink(to);
       if (opts.check && f instanceof this.o.classes.TFile) opts.check(new Uint8Array(await this.app.vault.readBinary(f)));
       await this.ensureFolder(to.includes('/') ? to.slice(0, to.lastIndexOf('/')) : '');
       const appUpdates = !!(this.app.vault as unknown as { getConfig(k: string): unknown }).getConfig('alwaysUpdateLinks');
@@ -211,12 +235,15 @@ export class ObsidianWriter implements VaultWriter {
   }
 
   async mkdir(path: string): Promise<void> {
-    await this.ensureFolder(path);
+    const dir = path === '' ? '' : this.norm(path);
+    await this.noSymlink(dir);
+    await this.ensureFolder(dir);
   }
 
   async removeEmptyFolder(path: string): Promise<boolean> {
     const f = this.lookup(path);
     if (!(f instanceof this.o.classes.TFolder) || f.children.length) return false;
+    if (await symlinkOnPath(this.o.basePath, f.path)) return false;
     // Empty: the user's deletion setting decides, as when they delete an empty folder themselves.
     await this.app.fileManager.trashFile(f);
     return true;

@@ -16,3 +16,14 @@ export function pluginDataDir(app: App, manifest: Pick<PluginManifest, 'id' | 'd
   return join(vaultBasePath(app), manifest.dir ?? `${app.vault.configDir}/plugins/${manifest.id}`);
 }
 
+
+/**
+ * Obsidian's normalizePath, as obsidian.d.ts documents it and the app applies it to the paths of files it
+ * creates and moves: slashes collapsed and trimmed, no-break spaces (U+00A0, U+202F) as spaces, NFC.
+ * main.ts passes the app's own function; this copy serves tests of src/ and anything older.
+ */
+export function appNormalizePath(path: string): string {
+  let p = path.replace(/([\\/])+/g, '/').replace(/(^\/+|\/+$)/g, '');
+  if (p === '') p = '/';
+  return p.replace(/[\u00A0\u202F]/g, ' ').normalize('NFC');
+}

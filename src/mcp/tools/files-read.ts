@@ -7,7 +7,7 @@ import { basename, inFolder } from '../../core/paths.js';
 import { refuse } from '../../core/errors.js';
 import { isoUtc } from '../../core/time.js';
 import { pageAfter } from '../../core/cursor.js';
-import { globToRegExp } from '../../core/glob.js';
+import { compileGlob, GLOB_MAX_LENGTH } from '../../core/glob.js';
 import { mimeOf, isTextLike } from '../../core/mime.js';
 
 export const readFile = defineTool({
@@ -92,7 +92,7 @@ export const listFiles = defineTool({
   description: 'List files of any type (attachments, canvases, PDFs, notes) in a folder with size, MIME type and modification time, optionally filtered by a glob on the file name ("*.png", "report-*.pdf"). Use list_notes for notes with titles and tags, list_folders for the folder tree.',
   input: z.strictObject({
     folder: z.string().default('').describe('Folder to list; "" = the vault root'),
-    pattern: z.string().optional().describe('Glob on the file name: * any characters, ? one character, [abc] a set; case-insensitive'),
+    pattern: z.string().max(GLOB_MAX_LENGTH).optional().describe(`Glob on the file name: * any characters, ? one character, [abc] a set; case-insensitive; at most ${GLOB_MAX_LENGTH} characters`),
     recursive: z.boolean().default(false).describe('Include sub-folders'),
     limit: z.number().int().min(1).max(1000).default(100).describe('Rows per page (max 1000)'),
     cursor: pageCursor,
@@ -106,7 +106,7 @@ export const listFiles = defineTool({
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const folder = ctx.vault.folderArg(args.folder) ?? '';
-    const re = args.pattern ? globToRegExp(args.pattern) : null;
+    const re = args.pattern ? compileGlob(args.pattern) : null;
     const rows = ctx.vault.files()
       .filter((f) => (args.recursive ? (folder === '' ? true : inFolder(f.path, folder)) : (f.path.lastIndexOf('/') === (folder === '' ? -1 : folder.length) && (folder === '' || f.path.startsWith(folder + '/')))))
       .filter((f) => !re || re.test(basename(f.path)))

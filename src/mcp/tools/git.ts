@@ -79,6 +79,7 @@ export const getHistory = defineTool({
   }),
   annotations: READ_ONLY,
   available,
+  unavailableHint: 'the vault is not a git work tree (or git is not installed)',
   async handler(args, ctx) {
     const git = gitOf(ctx);
     const t = target(ctx, args.path);
@@ -140,6 +141,7 @@ export const getDiff = defineTool({
   }),
   annotations: READ_ONLY,
   available,
+  unavailableHint: 'the vault is not a git work tree (or git is not installed)',
   async handler(args, ctx) {
     const git = gitOf(ctx);
     const path = normalizeFilePath(args.path);

@@ -11,7 +11,8 @@ import type { KeywordService } from '../../search/service.js';
 import { snippet } from '../../search/snippet.js';
 import type { HitKey } from '../../search/rank.js';
 import { runAsJob, workingFields } from '../../jobs/jobs.js';
-import { clearInterval, setInterval, setTimeout } from 'node:timers';
+import { clearInterval, setInterval } from 'node:timers';
+import { FIRST_BUILD_WAIT_MS, staleStatus, waitAtMost } from '../../search/types.js';
 
 function keyword(deps: ServerDeps): KeywordService | undefined {
   const k = deps.services.keyword;
@@ -19,6 +20,12 @@ function keyword(deps: ServerDeps): KeywordService | undefined {
 }
 
 const CURSOR_KIND = 'kw';
+
+/** Staleness in structuredContent (clients such as Claude Code show the model nothing else). */
+export const staleOut = {
+  index_stale: z.boolean().describe('True while some notes are not indexed yet (first build after start, or changes moments ago): results may miss them'),
+  index_status: z.string().optional().describe('When index_stale: how far indexing is and what to do for a complete answer'),
+};
 
 function fingerprint(args: Record<string, unknown>): string {
   const { cursor: _c, limit: _l, wait_for_pending_writes: _w, ...rest } = args;
@@ -57,6 +64,7 @@ export const keywordSearch = defineTool({
     total: z.number().int().describe('Matching notes (all pages)'),
     total_all: z.number().int().describe('Of those, notes matching every term'),
     next_cursor: z.string().nullable(),
+    ...staleOut,
   }),
   annotations: READ_ONLY,
   available: (deps) => !!keyword(deps),
@@ -64,11 +72,8 @@ export const keywordSearch = defineTool({
     const svc = keyword(ctx.deps)!;
     let waited: boolean | null = null;
     if (args.wait_for_pending_writes) waited = await svc.waitForPending(10_000);
-    const reason = svc.unavailableReason();
-    if (reason && !args.wait_for_pending_writes) {
-      // Still building: wait a little, then answer from what is indexed so far.
-      await Promise.race([svc.ready(), new Promise((r) => setTimeout(r, 2000))]);
-    }
+    // The first search after start waits (bounded) for the first build, then answers from what is indexed.
+    if (svc.unavailableReason() && !args.wait_for_pending_writes) await waitAtMost(svc.ready(), FIRST_BUILD_WAIT_MS);
     const accept = notePredicate(ctx.vault, { folder: ctx.vault.folderArg(args.folder), tags: args.tags, frontmatter: args.frontmatter });
     const fp = fingerprint(args);
     let after: HitKey | undefined;
@@ -100,8 +105,8 @@ export const keywordSearch = defineTool({
     }
     const last = page[page.length - 1];
     const next_cursor = last && more ? encodeCursor({ k: CURSOR_KIND, q: fp, g: last.matchedAll ? 0 : 1, s: last.score, p: last.path }) : null;
-    const out = { query: args.query, results, total, total_all: totalAll, next_cursor };
     const stale = svc.stale();
+    const out = { query: args.query, results, total, total_all: totalAll, next_cursor, index_stale: stale, ...(stale ? { index_status: staleStatus(svc.unavailableReason()) } : {}) };
     const lines = results.map((r, i) => `${offset + i + 1}. ${r.path}  (score ${r.score}, ${r.match === 'all' ? 'all terms' : 'some terms'}; ${r.fields.join(', ')})\n   ${r.snippet}`);
     const text = [
       ...(lines.length ? lines : [`No note matches "${args.query}".${parsed.clauses.length ? '' : ' (The query has no searchable words.)'}`]),
@@ -145,7 +150,7 @@ export const reindex = defineTool({
       return { state: s.state, indexed: s.indexed, pending: s.pending, skipped: s.skipped ?? 0, detail: s.detail ?? null };
     };
     return runAsJob<ReindexOut>(ctx, 'reindex', async (job) => {
-      const report = () => { const p = svc.details().progress; job.progress(`${p.done} of ${p.total} notes`); };
+      const report = () => { const p = svc.details().progress; job.progress(`${p.done} of ${p.total} notes`, p.done, p.total); };
       const timer = setInterval(report, 500);
       (timer as { unref?: () => void }).unref?.();
       try { await svc.reindex(args.force); } finally { clearInterval(timer); }

@@ -14,7 +14,8 @@ import { rrf, semanticWeight } from '../../core/fusion.js';
 import { notePredicate } from '../../semantic/filters.js';
 import { SemanticUnavailable, type SemanticService } from '../../semantic/service.js';
 import type { NoteHit, VectorStore } from '../../semantic/store.js';
-import type { KeywordRanker, KeywordRanked } from '../../search/types.js';
+import { FIRST_BUILD_WAIT_MS, staleStatus, waitAtMost, type KeywordRanker, type KeywordRanked } from '../../search/types.js';
+import { staleOut } from './search-keyword.js';
 import { runAsJob, workingFields, JOB_SOFT_DEADLINE_MS } from '../../jobs/jobs.js';
 
 export const ROUTING = 'Routing: exact identifiers, names and titles → keyword_search; paraphrased or conceptual questions → semantic_search; unsure → hybrid_search.';
@@ -163,6 +164,7 @@ export const hybridSearch = defineTool({
       similarity: z.number().nullable(),
     })),
     ...pendingOut,
+    ...staleOut,
   }),
   annotations: READ_ONLY,
   available: (deps) => !!semantic(deps) || !!keyword(deps),
@@ -174,8 +176,12 @@ export const hybridSearch = defineTool({
     const accept = notePredicate(ctx.vault, { folder: ctx.vault.folderArg(args.folder), tags: args.tags, frontmatter: args.frontmatter });
 
     let kwRows: KeywordRanked[] | null = null;
-    let kwReason: string | null = kw ? (kw.unavailableReason?.() ?? null) : 'keyword search is not installed on this server';
-    if (kw && !kwReason) {
+    // The first search after start waits (bounded) for the first keyword build, then ranks what is
+    // indexed so far and says so in structuredContent, instead of refusing.
+    if (kw?.unavailableReason?.()) await waitAtMost(kw.ready?.(), FIRST_BUILD_WAIT_MS);
+    const kwBuilding = kw?.unavailableReason?.() ?? null;
+    let kwReason: string | null = kw ? null : 'keyword search is not installed on this server';
+    if (kw) {
       try { kwRows = await kw.rank(args.query, { limit: HYBRID_DEPTH, accept, signal: ctx.signal }); } catch (e) { kwReason = `keyword search failed: ${(e as Error).message}`; }
     }
     let semHits: NoteHit[] | null = null;
@@ -204,9 +210,10 @@ export const hybridSearch = defineTool({
     const best = semHits?.[0]?.score ?? -1;
     const confidence: 'ok' | 'low' = allKw || (semHits !== null && best >= (svc?.settings().semanticLowSimilarity ?? 0.35)) ? 'ok' : 'low';
     const pend = svc && semHits ? pendingInfo(svc, accept) : { not_embedded: 0, not_embedded_sample: [] };
-    const out = { query: args.query, arms, semantic_weight: kwRows && semHits ? Math.round(ws * 1000) / 1000 : null, confidence, results, ...pend };
+    const stale = staleMeta(deps, svc).index_stale || !!kwBuilding || !!kw?.stale?.();
+    const out = { query: args.query, arms, semantic_weight: kwRows && semHits ? Math.round(ws * 1000) / 1000 : null, confidence, results, ...pend, index_stale: stale, ...(stale ? { index_status: staleStatus(kwBuilding) } : {}) };
     const lines = results.map((r, i) => `${i + 1}. ${r.path}${r.section ? ` ${r.section} ${r.heading}` : ''}  (score ${r.score.toFixed(4)}; keyword #${r.keyword_rank ?? '–'}, semantic #${r.semantic_rank ?? '–'})${r.preview ? `\n   ${r.preview}` : ''}`);
-    const text = [`arms: ${arms}${out.semantic_weight !== null ? ` (semantic weight ${out.semantic_weight})` : ''}`, `confidence: ${confidence}`, ...(lines.length ? lines : ['No note matches.'])].join('\n');
+    const text = [`arms: ${arms}${out.semantic_weight !== null ? ` (semantic weight ${out.semantic_weight})` : ''}`, `confidence: ${confidence}`, ...(stale ? [out.index_status!] : []), ...(lines.length ? lines : ['No note matches.'])].join('\n');
     return { structured: out, text, meta: staleMeta(deps, svc) };
   },
 });
@@ -345,7 +352,7 @@ export const buildEmbeddings = defineTool({
       try { await svc.ready(); } catch (e) {
         refuse('unavailable', `Cannot build embeddings: ${unavailableMessage(e)}.`, { reason: unavailableMessage(e) });
       }
-      const off = svc.onProgress((st) => job.progress(`${st.embedded} notes embedded, ${st.pending} pending`));
+      const off = svc.onProgress((st) => job.progress(`${st.embedded} notes embedded, ${st.pending} pending`, st.embedded, st.embedded + st.pending));
       try {
         await svc.build(args.force, 2 ** 31 - 1);
       } finally { off(); }

@@ -72,7 +72,7 @@ async function synthesis(c: Ctx, docs: NoteDoc[], focus: string | undefined, bud
   c.job.progress(`summarising batch 0 of ${batches.length}`);
   let partials = await mapLimit(batches, concurrency, async (b, i) => {
     const r = await ask(c, synthesisPrompt(b, focus, { batch: i + 1, batches: batches.length }), `batch ${i + 1} of ${batches.length}`);
-    c.job.progress(`summarised batch ${++done} of ${batches.length}`);
+    c.job.progress(`summarised batch ${++done} of ${batches.length}`, done, batches.length);
     return r.text;
   });
   // Combine; when the partial summaries themselves exceed one request, combine them in groups first.
@@ -88,7 +88,7 @@ async function perNote(c: Ctx, docs: NoteDoc[], focus: string | undefined, concu
   let done = 0;
   return mapLimit(docs, concurrency, async (d) => {
     const r = await ask(c, perNotePrompt(d, focus), `note "${d.path}"`);
-    c.job.progress(`summarised ${++done} of ${docs.length} notes`);
+    c.job.progress(`summarised ${++done} of ${docs.length} notes`, done, docs.length);
     return { path: d.path, summary: r.text };
   });
 }
@@ -159,6 +159,7 @@ export const summarize = defineTool({
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   available: llmConfigured,
+  unavailableHint: 'no language model endpoint is configured. The vault owner sets one in the settings tab (Summaries (language model): endpoint URL and model) or starts the headless server with --llm-url URL --llm-model NAME',
   async handler(args, ctx) {
     const pre = selectNotes(ctx.vault, args.paths);
     if (!pre.notes.length) {

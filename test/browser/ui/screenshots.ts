@@ -1,10 +1,11 @@
 // `npm run screenshots`: the settings tab, the key dialog (a key just created: shown once), the per-key
 // restrictions, the status bar and the MCP activity view, rendered in Chromium from a real plugin run
 // (ui/record.ts) in the light and dark themes, written to docs/screenshots/*.png.
-// For the pictures only: the port reads 27200 instead of the run's random one, and the activity chart's
+// For the pictures only: the port reads 27200 instead of the run's random one, the cache folder is shown
+// where Obsidian's data folder is on Linux instead of the run's temporary one, and the activity chart's
 // earlier 13 days are seeded counters (today's bars and every table row are the run's real calls).
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { ElementHandle } from 'puppeteer-core';
 import { REPO } from '../../helpers/paths.js';
 import { unloadAll } from '../../plugin/harness.js';
@@ -19,7 +20,9 @@ const PORT = 27200;
 function forPictures(s: UiSnapshot): UiSnapshot {
   const real = s.state.kind === 'on' ? s.state.port : PORT;
   const swap = (t: string) => t.split(`:${real}/`).join(`:${PORT}/`);
-  return { ...s, settings: { ...s.settings, port: PORT }, state: { kind: 'on', port: PORT }, connectUrl: swap(s.connectUrl) };
+  // The cache folder as Obsidian's data folder on Linux names it, not the run's temporary one.
+  const cacheDir = s.cacheDir ? `/home/you/.config/obsidian/vault-mcp-server/${basename(s.cacheDir)}` : undefined;
+  return { ...s, settings: { ...s.settings, port: PORT }, state: { kind: 'on', port: PORT }, connectUrl: swap(s.connectUrl), cacheDir };
 }
 
 async function shot(el: ElementHandle | null, file: string): Promise<void> {

@@ -12,7 +12,7 @@ export { Setting, BaseComponent, ValueComponent, ToggleComponent, TextComponent,
 export { App, Workspace, type AppOptions } from './app.js';
 export { SecretStorage } from './secretStorage.js';
 export { ItemView, WorkspaceLeaf } from './view.js';
-export { normalizePath, Platform, requestUrl } from './util.js';
+export { normalizePath, Platform, requestUrl, type RequestUrlParam } from './util.js';
 
 // The renderer's `window`: the plugin's in-app code uses window.setTimeout & co. (the app's
 // popout-safe timers). Only the timers, so libraries that sniff `window` for a browser are unaffected.

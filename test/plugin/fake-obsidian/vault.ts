@@ -1,7 +1,7 @@
 // Vault over a real temp folder. Writes go to disk first, then the vault's in-memory tree is updated
 // and its event fires synchronously, before the returned promise resolves, as in the app. The
 // metadata cache reacts to those events on its own, later (see metadataCache.ts).
-import { readdirSync, statSync, existsSync, promises as fs } from 'node:fs';
+import { readdirSync, statSync, existsSync, realpathSync, promises as fs } from 'node:fs';
 import { basename, join, dirname } from 'node:path';
 import { Events } from './events.js';
 import { FileSystemAdapter } from './adapter.js';
@@ -73,13 +73,52 @@ export class Vault extends Events {
     f.stat = { ctime: s.birthtimeMs || s.ctimeMs, mtime: s.mtimeMs, size: s.size };
   }
 
-  private scan(dir: string): void {
+  /**
+   * Like the desktop app, the listing follows symbolic links: a link to a folder (anywhere, inside
+   * or outside the vault) is listed as a folder with its files, a link to a file as a file; a link
+   * that leads back into a folder already on the way is not entered again (the app warns and stops).
+   */
+  private scan(dir: string, emit = false, seen: string[] = [realpathSync(this.basePath)]): void {
     for (const e of readdirSync(join(this.basePath, dir), { withFileTypes: true })) {
       // The app does not index dot-files and dot-folders (the config folder among them).
       if (e.name.startsWith('.')) continue;
       const path = dir ? `${dir}/${e.name}` : e.name;
-      if (e.isDirectory()) { this.makeFolder(path); this.scan(path); } else if (e.isFile()) this.makeFile(path);
+      const known = this.items.get(path);
+      if (known) {
+        // A folder the app already lists may have gained entries (the watcher reports those too).
+        if (emit && known instanceof TFolder) this.scan(path, emit, [...seen, realpathSync(join(this.basePath, path))]);
+        continue;
+      }
+      let folder = e.isDirectory();
+      let file = e.isFile();
+      if (e.isSymbolicLink()) {
+        const st = statSync(join(this.basePath, path), { throwIfNoEntry: false });
+        folder = !!st?.isDirectory();
+        file = !!st?.isFile();
+      }
+      if (folder) {
+        const real = realpathSync(join(this.basePath, path));
+        if (seen.includes(real)) continue;
+        const f = this.makeFolder(path);
+        if (emit) this.trigger('create', f);
+        this.scan(path, emit, [...seen, real]);
+      } else if (file) {
+        const f = this.makeFile(path);
+        if (emit) this.trigger('create', f);
+      }
     }
+  }
+
+  /**
+   * Test hook: what the app's file watcher does, some time after another program changed the disk
+   * (the fake does not watch by itself): entries gone from disk are dropped, new ones listed.
+   */
+  noticeDiskChanges(): void {
+    for (const f of [...this.items.values()]) {
+      if (f.path === '/' || !this.items.has(f.path) || existsSync(join(this.basePath, f.path))) continue;
+      for (const g of this.forget(f)) this.trigger('delete', g);
+    }
+    this.scan('', true);
   }
 
   getConfig(key: string): unknown { return this.config[key]; }

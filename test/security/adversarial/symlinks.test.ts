@@ -3,82 +3,21 @@
 // same kinds created while the server runs (seen by the real watcher), are attacked through every
 // tool family: reads, lists, search, graph, downloads, writes, moves, deletes and the trash. A
 // refused path must answer exactly like a missing one, leak nothing, and change nothing on disk.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { symlinkSync, existsSync, readFileSync } from 'node:fs';
-import { connect, call, refusalCode, textOf } from '../../helpers/server.js';
+import { symlinkSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect, call, refusalCode, textOf, startCli } from '../../helpers/server.js';
+import { tempDir, copyVault } from '../../helpers/vault.js';
+import { KeyStore } from '../../../src/services/keyStore.js';
+import { FsDataStore } from '../../../src/host/fsDataStore.js';
+import { startPlugin, unloadAll, openTab, findSetting } from '../../plugin/harness.js';
+import { TextAreaComponent } from '../../plugin/fake-obsidian/index.js';
 import { Category, report } from './report.js';
-import { makeLayout, serve, snapshot, changed, leaks, sameAsMissing, REFUSED_FILES, REFUSED_FOLDERS } from './fixture.js';
+import { makeLayout, serve, snapshot, changed, leaks, sameAsMissing } from './fixture.js';
+import { attack, READ_TOOLS, WRITE_TOOLS } from './attacks.js';
 
-const READ_TOOLS: [string, string, Record<string, unknown>][] = [
-  ['read_note', 'path', {}], ['read_file', 'path', {}], ['read_file', 'path', { hash_only: true }], ['get_toc', 'path', {}],
-  ['get_links', 'path', {}], ['get_backlinks', 'path', {}], ['get_context', 'path', {}], ['request_download', 'path', {}],
-];
-const WRITE_TOOLS: [string, string, Record<string, unknown>][] = [
-  ['edit_note', 'path', { content: 'x', append: true }], ['set_frontmatter', 'path', { updates: { a: 1 } }],
-  ['delete_note', 'path', {}], ['delete_note', 'path', { permanent: true }], ['delete_file', 'path', {}], ['delete_file', 'path', { permanent: true }],
-  ['move_note', 'from_path', { to_path: 'Team/moved-away.md' }],
-];
-
-async function attack(url: string, key: string, cat: Category, label: string): Promise<void> {
-  const c = await connect(url, key);
-  try {
-    for (const p of REFUSED_FILES) {
-      for (const [tool, arg, extra] of [...READ_TOOLS, ...WRITE_TOOLS]) {
-        await cat.attempt(`${label} ${tool}(${p})`, async () => { const bad = await sameAsMissing(c, tool, extra, arg, p); assert.equal(bad, null, bad ?? ''); });
-      }
-    }
-    for (const f of REFUSED_FOLDERS) {
-      for (const tool of ['list_notes', 'list_files']) {
-        await cat.attempt(`${label} ${tool}(folder=${f})`, async () => { const bad = await sameAsMissing(c, tool, {}, 'folder', f); assert.equal(bad, null, bad ?? ''); });
-      }
-    }
-    // Listings, search and graph never show a refused path or an outside word.
-    const listings: [string, Record<string, unknown>][] = [
-      ['list_notes', { limit: 500 }], ['list_files', { folder: '', recursive: true, limit: 500 }], ['list_files', { folder: 'Team', recursive: true, limit: 500 }],
-      ['list_folders', {}], ['get_recent', {}], ['stats', {}], ['get_tags', {}], ['keyword_search', { query: 'OUTSIDESECRETWORD' }],
-      ['keyword_search', { query: 'OUTSIDEDEEPWORD DOTFOLDERWORD HIDDENOUTSIDEWORD' }], ['keyword_search', { query: 'plan team' }],
-      ['get_broken_links', {}], ['find_orphans', {}], ['get_most_linked', {}], ['list_tasks', {}], ['get_neighborhood', { path: 'Team/Plan.md' }],
-    ];
-    for (const [tool, args] of listings) {
-      await cat.attempt(`${label} ${tool}`, async () => {
-        const r = await call(c, tool, args);
-        assert.equal(r.isError, undefined, textOf(r));
-        const text = JSON.stringify(r.structuredContent);
-        assert.deepEqual(leaks(r, String(args.query ?? '')), [], `${tool} leaked`);
-        for (const p of [...REFUSED_FILES, ...REFUSED_FOLDERS]) assert.ok(!text.includes(`"${p}"`) && !text.includes(`"${p}/`), `${tool} lists ${p}`);
-      });
-    }
-    // Creating through a symlinked folder (outside, into .obsidian) is refused before anything is made.
-    const creates: [string, Record<string, unknown>][] = [
-      ['create_note', { path: 'Team/outdir/new.md', content: 'x' }], ['create_note', { path: 'Team/outdir/made/deeper/new.md', content: 'x' }],
-      ['create_note', { path: 'Team/dotdir/plugins/vault-mcp-server/evil.md', content: 'x' }],
-      ['write_file', { path: 'Team/dotdir/plugins/vault-mcp-server/keys.json', content: '{"version":1,"keys":[]}', encoding: 'text', overwrite: true }],
-      ['write_file', { path: 'Team/dotdir/newdir/x.bin', content: 'eA==' }], ['write_file', { path: 'Team/privdir/planted.bin', content: 'eA==' }],
-      ['write_file', { path: 'Team/leak.png', content: 'eA==', overwrite: true }], ['create_note', { path: 'Team/loop/Sub/x.md', content: 'x' }],
-      ['move_note', { from_path: 'Team/Notes.md', to_path: 'Team/outdir/Notes.md' }], ['move_note', { from_path: 'Team/Notes.md', to_path: 'Team/dotdir/Notes.md' }],
-      ['move_note', { from_path: 'Team/Notes.md', to_path: 'Team/privdir/made/Notes.md' }], ['move_folder', { from_dir: 'Team/Sub', to_dir: 'Team/outdir/Sub' }],
-      ['move_folder', { from_dir: 'Team/outdir', to_dir: 'Team/Stolen' }], ['request_upload', { path: 'Team/dotdir/plugins/vault-mcp-server/keys.json', overwrite: true }],
-      ['create_note', { path: 'Team/dangling.md', content: 'x' }],
-    ];
-    for (const [tool, args] of creates) {
-      await cat.attempt(`${label} ${tool}(${JSON.stringify(args)})`, async () => {
-        const r = await call(c, tool, args);
-        if (tool === 'request_upload' && !r.isError) {
-          // A minted link must still not land: the upload is refused by the writer.
-          const token = /#t=(\S+)$/.exec(r.structuredContent!.url)![1];
-          const up = await fetch(new URL('/transfer/upload', url), { method: 'PUT', headers: { Authorization: `Bearer ${token}` }, body: '{"version":1,"keys":[]}' });
-          assert.ok(up.status >= 400, `upload through a symlinked folder answered ${up.status}`);
-          return;
-        }
-        assert.ok(r.isError, `${tool} succeeded: ${textOf(r)}`);
-        assert.ok(['invalid_path', 'not_found', 'permission_denied', 'already_exists', 'invalid_argument'].includes(refusalCode(r)!), textOf(r));
-        assert.ok(!/\/tmp\/|EACCES|ENOENT|errno/.test(textOf(r)), `absolute path or errno in: ${textOf(r)}`);
-      });
-    }
-  } finally { await c.close(); }
-}
+after(unloadAll);
 
 test('symlinks never lead out: every tool family, whole-vault, confined and read keys', { timeout: 240_000 }, async () => {
   const { vault, outside, other } = makeLayout();
@@ -140,7 +79,12 @@ test('symlinks created while the server runs are not followed by the watcher', {
     symlinkSync(outside, join(vault, 'Late'));
     symlinkSync(join(outside, 'secret.md'), join(vault, 'Team/late.md'));
     symlinkSync(join(vault, '.obsidian'), join(vault, 'LateDot'));
-    await new Promise((r) => setTimeout(r, 600)); // several debounce periods: the watcher has acted
+    // Proof the watcher has acted on these changes: a plain note written after them becomes visible.
+    writeFileSync(join(vault, 'Team/late-proof.md'), '# proof\n');
+    for (let r = await call(c, 'list_notes', { folder: 'Team' }); !JSON.stringify(r.structuredContent).includes('late-proof'); r = await call(c, 'list_notes', { folder: 'Team' })) {
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    await new Promise((r) => setTimeout(r, 300)); // and a few debounce periods more for the folder rescans
     for (const p of ['Late/secret.md', 'Late/sub/deep.md', 'Team/late.md', 'LateDot/app.json', 'LateDot/plugins/vault-mcp-server/keys.json']) {
       for (const [tool, arg, extra] of [...READ_TOOLS, ...WRITE_TOOLS]) {
         await cat.attempt(`${tool}(${p})`, async () => { const bad = await sameAsMissing(c, tool, extra, arg, p); assert.equal(bad, null, bad ?? ''); });
@@ -203,5 +147,35 @@ test('opt-in: an allow-listed outside folder is readable through its symlink, re
   } finally { await t.stop(); }
   cat.check('allowed folder unchanged', changed(before, snapshot(outside)).length === 0, changed(before, snapshot(outside)).join(', '));
   void other;
+  report(cat);
+});
+
+test('opt-in from the CLI: --symlink-allow prints its one-line warning; without it the same link is refused', { timeout: 120_000 }, async () => {
+  const { vault, outside } = makeLayout();
+  const cat = new Category('symlink opt-in (CLI and settings tab)');
+  for (const allow of [false, true]) {
+    const data = join(tempDir('vmcp-optin-'), 'data');
+    const { raw } = await new KeyStore(new FsDataStore(data)).add({ name: 'rw', scope: 'readwrite' });
+    const srv = await startCli(vault, { dataDir: data, args: allow ? ['--symlink-allow', outside] : [] });
+    try {
+      const c = await connect(srv.url, raw);
+      const warned = /warning: Symlinks in the vault may lead into this folder outside it/.test(srv.output());
+      cat.check(`${allow ? 'with' : 'without'} the flag: warning ${allow ? 'printed' : 'absent'}`, warned === allow, srv.output().slice(0, 400));
+      const r = await call(c, 'read_note', { path: 'Team/outdir/secret.md' });
+      cat.check(`${allow ? 'with' : 'without'} the flag: Team/outdir/secret.md ${allow ? 'read' : 'missing'}`, allow ? !r.isError : refusalCode(r) === 'not_found', textOf(r).slice(0, 200));
+      cat.check(`${allow ? 'with' : 'without'} the flag: otherdir/other.md missing`, refusalCode(await call(c, 'read_note', { path: 'otherdir/other.md' })) === 'not_found');
+      await c.close();
+    } finally { await srv.stop(); }
+  }
+  // The settings tab: the field, off by default, and the warning once a folder is named.
+  const s = await startPlugin(copyVault(), { port: 0 });
+  try {
+    const tab = await openTab(s.app);
+    const field = findSetting(tab, 'Outside folders symlinks may lead into');
+    cat.check('settings tab: empty by default, no warning', (s.plugin.settings.symlinkAllowedFolders ?? []).length === 0 && !tab.containerEl.textContent.includes('Symlinks in the vault may lead'));
+    await field.component(TextAreaComponent).change(`${outside}\nrelative/ignored\n`);
+    cat.check('settings tab: the absolute folder is saved, the relative one dropped', JSON.stringify(s.plugin.settings.symlinkAllowedFolders) === JSON.stringify([outside]), JSON.stringify(s.plugin.settings.symlinkAllowedFolders));
+    cat.check('settings tab: the one-line warning shows', tab.containerEl.textContent.includes(`Symlinks in the vault may lead into this folder outside it`));
+  } finally { await s.plugin.unload(); }
   report(cat);
 });

@@ -1,0 +1,42 @@
+// SnapshotMap (src/changes/snapshotMap.ts): the change feed saves its state from a snapshot read in
+// slices while events keep changing the map. Whatever happens between the reads (sets, deletes,
+// re-adds, clears), the snapshot yields exactly the entries the map had when it was taken, each once.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { SnapshotMap } from '../../src/changes/snapshotMap.js';
+
+type Op = { kind: 'set'; key: number; value: number } | { kind: 'delete'; key: number } | { kind: 'clear' };
+const op = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('set' as const), key: fc.integer({ min: 0, max: 40 }), value: fc.integer() }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('delete' as const), key: fc.integer({ min: 0, max: 40 }) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'clear' as const }) },
+);
+const apply = (m: Map<number, number>, o: Op) => { if (o.kind === 'set') m.set(o.key, o.value); else if (o.kind === 'delete') m.delete(o.key); else m.clear(); };
+
+test('a snapshot read while the map changes yields the entries of the moment it was taken, each once', () => {
+  fc.assert(fc.property(fc.array(op, { maxLength: 40 }), fc.array(fc.array(op, { maxLength: 4 }), { maxLength: 60 }), (before, during) => {
+    const m = new SnapshotMap<number, number>();
+    for (const o of before) apply(m, o);
+    const want = [...m].sort((a, b) => a[0] - b[0]);
+    const snap = m.snapshot();
+    const got: [number, number][] = [];
+    let i = 0;
+    // Changes between every two entries read, and more after the last.
+    for (const e of snap.entries) { got.push(e); for (const o of during[i++] ?? []) apply(m, o); }
+    snap.close();
+    assert.deepEqual(got.sort((a, b) => a[0] - b[0]), want);
+    // Closed: the map is an ordinary map again, and a new snapshot can be taken.
+    const again = m.snapshot();
+    assert.deepEqual([...again.entries].sort((a, b) => a[0] - b[0]), [...m].sort((a, b) => a[0] - b[0]));
+    again.close();
+  }), { numRuns: 500 });
+});
+
+test('the constructor copies like Map, and one snapshot at a time', () => {
+  const m = new SnapshotMap(new Map([['a', 1], ['b', 2]]));
+  assert.deepEqual([...m], [['a', 1], ['b', 2]]);
+  const s = m.snapshot();
+  assert.throws(() => m.snapshot(), /already open/);
+  s.close();
+});
