@@ -1,4 +1,9 @@
 // IR test collections (SMART format) and the metrics the evaluation reports.
+// Cranfield: 1,400 documents, 225 queries numbered 1–225 by position (cran.qry's own ids skip numbers);
+// judgments graded 1 (complete answer) … 4 (minimal interest) count as relevant, −1 as not relevant, and
+// relevance is binary (graded gains 4..1 give FTS5 0.351 nDCG@10; the reference figure 0.377 is binary).
+// CISI: 1,460 documents, 112 queries of which 76 are judged (only those are averaged); a query is its
+// .W text (the title/author/source lines some queries carry are not part of the question).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -35,16 +40,16 @@ export function loadCranfield(dir: string): Collection {
   const qrels = new Map<string, Map<string, number>>();
   for (const line of readFileSync(join(dir, 'cranqrel'), 'latin1').split('\n')) {
     const [q, d, g] = line.trim().split(/\s+/).map(Number);
-    if (!q || !d || !(g >= 1 && g <= 4)) continue;
+    if (!q || !d) continue;
     if (!qrels.has(String(q))) qrels.set(String(q), new Map());
-    qrels.get(String(q))!.set(String(d), 5 - g); // 1 = complete answer … 4 = minimal interest
+    qrels.get(String(q))!.set(String(d), g >= 1 && g <= 4 ? 1 : 0);
   }
   return { name: 'cranfield', docs, queries, qrels };
 }
 
 export function loadCisi(dir: string): Collection {
   const docs = smart(readFileSync(join(dir, 'CISI.ALL'), 'latin1')).map((r) => ({ id: String(Number(r.I)), title: (r.T ?? '').replace(/\s+/g, ' ').trim(), text: (r.W ?? '').trim() }));
-  const queries = smart(readFileSync(join(dir, 'CISI.QRY'), 'latin1')).map((r) => ({ id: String(Number(r.I)), text: ((r.T ?? '') + ' ' + (r.W ?? '')).replace(/\s+/g, ' ').trim() }));
+  const queries = smart(readFileSync(join(dir, 'CISI.QRY'), 'latin1')).map((r) => ({ id: String(Number(r.I)), text: (r.W ?? '').replace(/\s+/g, ' ').trim() }));
   const qrels = new Map<string, Map<string, number>>();
   for (const line of readFileSync(join(dir, 'CISI.REL'), 'latin1').split('\n')) {
     const [q, d] = line.trim().split(/\s+/).map(Number);

@@ -13,6 +13,7 @@ import { noteTitle } from '../src/core/paths.js';
 import { openFts5 } from './fts5.js';
 import { extractArchive, tempDir, removeDir } from '../test/helpers/vault.js';
 import { SHARED } from '../test/helpers/paths.js';
+import { LoopProbe, type BlockStats } from './loop-probe.js';
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 const rssMb = () => { gc(); return Math.round(process.memoryUsage().rss / 2 ** 20); };
@@ -44,14 +45,20 @@ async function measure(label: string, vault: string): Promise<Row[]> {
   await host.ready();
   const notes = host.files().filter((f) => f.path.endsWith('.md'));
   const rss0 = rssMb();
-  // Cold index (ours): build + first save.
+  // Cold index (ours): build + first save, with the event loop's longest block measured (bench/loop-probe.ts).
+  const probe = new LoopProbe();
+  const blocks: BlockStats[] = [];
+  probe.begin('cold index');
   let t = performance.now();
   const svc = new KeywordService({ host, settings });
   await svc.ready();
   const coldMs = performance.now() - t;
+  blocks.push(probe.end());
+  probe.begin('save');
   t = performance.now();
   await svc.save();
   const saveMs = performance.now() - t;
+  blocks.push(probe.end());
   const rssOurs = rssMb() - rss0;
   const fileMb = statSync(join(data, INDEX_FILE)).size / 2 ** 20;
   // Queries.
@@ -64,10 +71,12 @@ async function measure(label: string, vault: string): Promise<Row[]> {
   for (const q of queries) { const s = performance.now(); await svc.rank(q, { limit: 20 }); ours.push(performance.now() - s); }
   await svc.stop();
   // Warm start: a new service over the same host loads the file and reconciles.
+  probe.begin('warm start');
   t = performance.now();
   const warm = new KeywordService({ host, settings });
   await warm.ready();
   const warmMs = performance.now() - t;
+  blocks.push(probe.end());
   const rssWarm = rssMb() - rss0;
   await warm.stop();
   await host.close();
@@ -104,6 +113,7 @@ async function measure(label: string, vault: string): Promise<Row[]> {
     { name: 'warm start: load + reconcile (s)', ...fmt(warmMs / 1000, ftsWarmMs / 1000, 's', 3) },
     { name: 'RSS growth after cold index (MB)', ours: `${rssOurs} MB`, fts: `${rssFts} MB`, ratio: rssFts > 0 ? `${(rssOurs / rssFts).toFixed(1)}×` : '–' },
     { name: 'RSS growth after warm start (MB)', ours: `${rssWarm} MB`, fts: '–', ratio: '–' },
+    ...blocks.map((b) => ({ name: `longest main-thread block, ${b.label} (ms; CPU-only in brackets)`, ours: `${b.longestMs.toFixed(0)} (${b.longestCpuMs.toFixed(0)}) ms`, fts: '–', ratio: '–' })),
     { name: 'query p50 (ms)', ...fmt(pct(ours, 0.5), pct(theirs, 0.5), 'ms', 2) },
     { name: 'query p95 (ms)', ...fmt(pct(ours, 0.95), pct(theirs, 0.95), 'ms', 2) },
     { name: 'query p99 (ms)', ...fmt(pct(ours, 0.99), pct(theirs, 0.99), 'ms', 2) },
@@ -111,7 +121,7 @@ async function measure(label: string, vault: string): Promise<Row[]> {
 }
 
 function table(rows: Row[]) {
-  console.log('| measure | keyword index (MiniSearch) | SQLite FTS5 | ratio |');
+  console.log('| measure | keyword index | SQLite FTS5 | ratio |');
   console.log('| --- | --- | --- | --- |');
   for (const r of rows) console.log(`| ${r.name} | ${r.ours} | ${r.fts} | ${r.ratio} |`);
 }

@@ -1,6 +1,6 @@
 // The query syntax people type, parsed into clauses that never fail:
 //   bare words are ANDed · "exact phrase" · prefix* · -excluded (also -"a phrase") · a OR b
-// Anything else (bge-m3, C++, foo:bar, unbalanced quotes, stray operators) is searched literally:
+// Anything else (bge-m3, C++, foo:bar, --flag, unbalanced quotes, stray operators) is searched literally:
 // an item whose text splits into several words (foo:bar) needs all of them; only "quotes" demand adjacency.
 import type { Analyzer } from './analyzer.js';
 import { tokenize } from './text.js';
@@ -35,7 +35,8 @@ function lex(q: string): Item[] {
     if (m[2] !== undefined) items.push({ text: m[2], quoted: true, negated: m[1] === '-' });
     else {
       const w = m[3];
-      if (w.length > 1 && w.startsWith('-') && /[\p{L}\p{N}]/u.test(w)) items.push({ text: w.slice(1), quoted: false, negated: true });
+      // '--flag' (a command-line option) is a literal word, not an exclusion.
+      if (w.length > 1 && w.startsWith('-') && !w.startsWith('--') && /[\p{L}\p{N}]/u.test(w)) items.push({ text: w.slice(1), quoted: false, negated: true });
       else items.push({ text: w, quoted: false, negated: false });
     }
   }

@@ -6,7 +6,7 @@
 // size, hash, skipped notes) + the index in the compact form of persist.ts. On start it loads, serves at once, and reconciles
 // only notes whose mtime/size changed (a changed mtime with the same hash is just recorded). A corrupt
 // file, an older schema or another tokenization is rebuilt from the notes, never trusted.
-import type MiniSearch from 'minisearch';
+// Reading overlaps indexing: the next batch of notes is read while the current one is added.
 import type { VaultEvent, VaultHost } from '../host/port.js';
 import type { Settings } from '../core/settings.js';
 import { contentHash } from '../core/hash.js';
@@ -15,9 +15,9 @@ import { createAnalyzer, type Analyzer } from './analyzer.js';
 import { keywordSettings } from './settings.js';
 import { parseQuery, type ParsedQuery } from './query.js';
 import { buildDoc } from './document.js';
-import { decodeHeader, decodeIndex, encodeIndexSliced } from './persist.js';
-import { vacuumDue, vacuumSliced } from './vacuum.js';
-import { addDocSteps, createMiniSearch, markChanged, runQueryPage, type Hit, type HitKey, type IndexedDoc } from './keywordIndex.js';
+import { decodeIndex, encodeIndex, readHeader, type Pause } from './persist.js';
+import { InvertedIndex, type IndexedDoc } from './invertedIndex.js';
+import { runQueryPage, type Hit, type HitKey } from './rank.js';
 import type { KeywordRanked, KeywordRanker, KeywordRankOptions } from './types.js';
 import type { IndexStatus } from '../services/status.js';
 import { clearTimeout, setTimeout } from 'node:timers';
@@ -26,16 +26,19 @@ import { Debounce } from '../core/debounce.js';
 export const INDEX_FILE = 'keyword-index.bin';
 /** The JSON file of schema 1 (MiniSearch's own serialization); removed after the first save. */
 const LEGACY_INDEX_FILE = 'keyword-index.json';
-export const SCHEMA = 2;
+/** 3: own index format (issue 14: titles, BM25F, no MiniSearch internals); 4: JSON parts in lines of bounded size. */
+export const SCHEMA = 4;
 
 interface DocMeta { m: number; s: number; h: string }
 type Op = 'upsert' | 'refresh' | 'delete';
+/** The synchronous part of one change: done at once, or steps to run with turns between (a long note). */
+type Update = () => Iterator<void> | void;
 
 interface Header {
   schema: number;
   signature: string;
-  docs: Record<string, DocMeta>;
-  skipped: Record<string, string>;
+  docs: Map<string, DocMeta>;
+  skipped: Map<string, string>;
 }
 
 export interface KeywordServiceOptions {
@@ -49,16 +52,23 @@ export interface KeywordServiceOptions {
   saveDelayMs?: number;
 }
 
-const decoder = new TextDecoder('utf-8');
 const yieldNow = () => new Promise<void>((r) => setTimeout(r, 0));
 const SLICE_MS = 12;
+/** A pause for persist.ts: a turn of the event loop once the current slice has run SLICE_MS. */
+function slicer(): Pause {
+  let start = Date.now();
+  return () => {
+    if (Date.now() - start <= SLICE_MS) return null;
+    return yieldNow().then(() => { start = Date.now(); });
+  };
+}
 const BATCH = 32;
 /** Searches drain a queue this small before answering, so a caller's own writes are visible. */
 const INLINE_DRAIN = 64;
 
 export class KeywordService implements KeywordRanker {
   private analyzer: Analyzer;
-  private ms: MiniSearch<IndexedDoc>;
+  private ix: InvertedIndex;
   private docs = new Map<string, DocMeta>();
   private skipped = new Map<string, string>();
   private queue = new Map<string, Op>();
@@ -67,11 +77,7 @@ export class KeywordService implements KeywordRanker {
   private readonly debounce = new Debounce(() => void this.drain());
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
   private saving: Promise<void> | null = null;
-  /** A save encoding the index (in slices): updates and the vacuum wait until it is done. */
-  private encoding: Promise<unknown> | null = null;
   private vacuuming: Promise<void> | null = null;
-  /** A note is being added in steps (drainLoop): a save waits for it to be whole. */
-  private applying = false;
   private dirty = false;
   private legacyRemoved = false;
   private stopped = false;
@@ -83,7 +89,7 @@ export class KeywordService implements KeywordRanker {
 
   constructor(private readonly o: KeywordServiceOptions) {
     this.analyzer = this.makeAnalyzer();
-    this.ms = createMiniSearch(this.analyzer);
+    this.ix = new InvertedIndex();
   }
 
   private analyzerKey = '';
@@ -117,6 +123,7 @@ export class KeywordService implements KeywordRanker {
     if (loaded) {
       this.state = 'ready';
       this.reconcile();
+      void this.catchUpDict();
     } else {
       this.state = 'building';
       const started = Date.now();
@@ -131,21 +138,24 @@ export class KeywordService implements KeywordRanker {
     try { bytes = await this.o.host.cache.read(INDEX_FILE); } catch { bytes = null; }
     if (!bytes) return false;
     try {
-      const { header: h, rest } = decodeHeader(bytes);
+      const { header: h, rest } = await readHeader(bytes, slicer());
       const header = h as Header;
       if (header.schema !== SCHEMA) { this.log(`saved index has schema ${header.schema}, expected ${SCHEMA}: rebuilding`); return false; }
       if (header.signature !== this.analyzer.signature) { this.log('text processing settings changed since the index was saved: rebuilding'); return false; }
-      const ms = await decodeIndex(bytes, rest, this.analyzer);
-      this.ms = ms;
-      this.docs = new Map(Object.entries(header.docs));
-      this.skipped = new Map(Object.entries(header.skipped ?? {}));
-      if (ms.documentCount !== this.docs.size) throw new Error(`index holds ${ms.documentCount} notes, header ${this.docs.size}`);
+      const ix = await decodeIndex(bytes, rest, slicer());
+      this.ix = ix;
+      const docs: unknown = header.docs;
+      const skipped: unknown = header.skipped;
+      if (!(docs instanceof Map) || !(skipped instanceof Map)) throw new Error('header without note records');
+      this.docs = docs as Map<string, DocMeta>;
+      this.skipped = skipped as Map<string, string>;
+      if (ix.documentCount !== this.docs.size) throw new Error(`index holds ${ix.documentCount} notes, header ${this.docs.size}`);
       return true;
     } catch (e) {
       this.log(`saved index is unreadable (${(e as Error).message}): rebuilding`);
-      this.ms = createMiniSearch(this.analyzer);
-      this.docs.clear();
-      this.skipped.clear();
+      this.ix = new InvertedIndex();
+      this.docs = new Map();
+      this.skipped = new Map();
       return false;
     }
   }
@@ -163,18 +173,24 @@ export class KeywordService implements KeywordRanker {
 
   /** Queues every note whose mtime or size differs from what the index recorded, and every vanished one. */
   reconcile(): number {
-    const seen = new Set<string>();
     let n = 0;
-    for (const f of this.noteStats()) {
-      seen.add(f.path);
+    let known = 0;
+    const notes = this.noteStats();
+    for (const f of notes) {
       const d = this.docs.get(f.path);
+      if (d) known++;
       if (d && d.m === f.mtime && d.s === f.size) continue;
       if (!d && this.skipped.has(f.path) && this.skipped.get(f.path) === `too_large:${f.size}`) continue;
       this.queue.set(f.path, 'upsert');
       n++;
     }
-    for (const p of this.docs.keys()) if (!seen.has(p)) { this.queue.set(p, 'delete'); n++; }
-    for (const p of this.skipped.keys()) if (!seen.has(p)) this.skipped.delete(p);
+    // Vanished notes: only looked for when some indexed or skipped note is not in the host's list (a
+    // set of 100k paths costs more than the rest of a warm start's reconcile).
+    if (known !== this.docs.size || this.skipped.size) {
+      const seen = new Set(notes.map((f) => f.path));
+      for (const p of this.docs.keys()) if (!seen.has(p)) { this.queue.set(p, 'delete'); n++; }
+      for (const p of this.skipped.keys()) if (!seen.has(p)) this.skipped.delete(p);
+    }
     this.progress = { done: 0, total: this.queue.size };
     if (this.queue.size) this.kick(0);
     return n;
@@ -218,61 +234,71 @@ export class KeywordService implements KeywordRanker {
 
   private async drainLoop(): Promise<void> {
     let sliceStart = Date.now();
-    while (this.queue.size && !this.stopped) {
+    const take = (): Promise<Update[]> | null => {
       const batch: [string, Op][] = [];
       for (const entry of this.queue) {
         batch.push(entry);
         if (batch.length >= BATCH) break;
       }
       for (const [p] of batch) this.queue.delete(p);
-      const asked = Date.now();
-      const prepared = await Promise.all(batch.map(([p, op]) => this.prepare(p, op)));
-      // Waiting for reads left the thread free: a new slice starts (not so for deletes, which read nothing).
-      if (Date.now() - asked > 1) sliceStart = Date.now();
-      // A save encodes the index in slices; the index must not change under it.
-      if (this.encoding) { await this.saveEncoded(); sliceStart = Date.now(); }
+      return batch.length ? Promise.all(batch.map(([p, op]) => this.prepare(p, op))) : null;
+    };
+    let pending = take();
+    while (pending) {
+      const prepared = await pending;
+      if (this.stopped) return;
+      // The next batch is read (I/O off the main thread) while this one is indexed.
+      pending = take();
       for (const apply of prepared) {
-        if (this.stopped) break;
-        // Applying is the synchronous part, itself in steps (a long note's analysis and insertion):
-        // the clock is checked after each step, and a save waits until the note is whole.
+        // A long note is indexed in steps (InvertedIndex.addSteps): the clock is read after each.
         const steps = apply();
         if (steps) {
-          this.applying = true;
-          try {
-            while (!steps.next().done) if (Date.now() - sliceStart > SLICE_MS) { await yieldNow(); sliceStart = Date.now(); }
-          } finally { this.applying = false; }
+          while (!steps.next().done) {
+            if (Date.now() - sliceStart > SLICE_MS) { await yieldNow(); sliceStart = Date.now(); }
+          }
         }
         this.progress.done++;
-        if (Date.now() - sliceStart > SLICE_MS) { markChanged(this.ms); await yieldNow(); await this.saveEncoded(); sliceStart = Date.now(); }
+        if (Date.now() - sliceStart > SLICE_MS) { await yieldNow(); sliceStart = Date.now(); }
+        if (this.stopped) return;
       }
-      markChanged(this.ms);
-      if (Date.now() - sliceStart > SLICE_MS) { await yieldNow(); sliceStart = Date.now(); }
+      pending ??= take();
     }
     if (this.state === 'building' && !this.queue.size) { this.state = 'ready'; this.log(`${this.docs.size} notes indexed`); }
-    if (vacuumDue(this.ms)) this.vacuum();
+    if (this.ix.needsVacuum() && !this.queue.size) await this.vacuum();
     if (this.dirty) this.scheduleSave();
+    if (!this.queue.size) void this.catchUpDict();
   }
 
-  /** Resolves when no save is encoding the index. */
-  private async saveEncoded(): Promise<void> {
-    while (this.encoding) await this.encoding;
+  /** Fills the prefix tree with new terms in the background (prefix queries scan for the rest meanwhile). */
+  private catchUpDict(): Promise<void> {
+    const ix = this.ix;
+    return ix.catchUpDict(slicer(), () => this.stopped || ix !== this.ix);
   }
 
-  /** Drops discarded notes' postings in the background, in slices, never while a save encodes. */
-  private vacuum(): void {
+  /** Drops removed notes' postings, in slices; never while a save is encoding the same lists. */
+  private async vacuum(): Promise<void> {
+    while (this.saving) await this.saving;
     if (this.vacuuming || this.stopped) return;
-    const ms = this.ms;
-    const pause = async () => { await yieldNow(); await this.saveEncoded(); };
-    this.vacuuming = (async () => {
-      await this.saveEncoded();
-      if (this.ms === ms && !this.stopped) await vacuumSliced(ms, SLICE_MS, pause);
-    })().catch((e: unknown) => this.log(`vacuum failed: ${(e as Error).message}`)).finally(() => { this.vacuuming = null; });
+    this.vacuuming = this.ix.vacuum(slicer()).finally(() => { this.vacuuming = null; });
+    await this.vacuuming;
   }
 
-  /** Reads what one change needs (async); returns the synchronous index update. */
-  private async prepare(path: string, op: Op): Promise<() => Iterator<void> | void> {
+  /**
+   * Reads what one change needs (async); returns the synchronous index update. An update whose note was
+   * changed by another update since it was read is dropped and the note queued again (batches overlap).
+   */
+  private async prepare(path: string, op: Op): Promise<Update> {
+    const seen = this.docs.get(path);
+    const fn = await this.prepareUpdate(path, op);
+    return () => {
+      if (this.docs.get(path) !== seen) { this.queue.set(path, op); return; }
+      return fn();
+    };
+  }
+
+  private async prepareUpdate(path: string, op: Op): Promise<Update> {
     const remove = () => {
-      if (this.ms.has(path)) { this.ms.discard(path); this.dirty = true; }
+      if (this.ix.remove(path)) this.dirty = true;
       if (this.docs.delete(path)) this.dirty = true;
       if (this.skipped.delete(path)) this.dirty = true;
     };
@@ -281,30 +307,31 @@ export class KeywordService implements KeywordRanker {
     if (!stat) return remove;
     const max = keywordSettings(this.o.settings()).keywordMaxNoteBytes;
     if (stat.size > max) return () => { remove(); this.skipped.set(path, `too_large:${stat.size}`); this.dirty = true; };
-    let bytes: Uint8Array;
-    try { bytes = await this.o.host.readBytes(path); } catch {
+    // Text, not bytes: the host decodes natively (and in Obsidian serves it from the vault), and the
+    // hash here only tells this index whether a note changed since it was indexed.
+    let text: string;
+    try { text = await this.o.host.readText(path); } catch {
       return () => { remove(); this.skipped.set(path, 'unreadable'); this.dirty = true; };
     }
-    const hash = contentHash(bytes);
+    const hash = contentHash(text);
     const meta: DocMeta = { m: stat.mtime, s: stat.size, h: hash };
     const prev = this.docs.get(path);
-    if (prev && prev.h === hash && op !== 'refresh' && this.ms.has(path)) {
+    if (prev && prev.h === hash && op !== 'refresh' && this.ix.has(path)) {
       return () => { this.docs.set(path, meta); this.dirty = true; };
     }
-    const doc = buildDoc(path, decoder.decode(bytes), this.o.host.metadata(path));
+    const doc = buildDoc(path, text, this.o.host.metadata(path));
     return () => this.upsertSteps(path, doc, meta);
   }
 
   private *upsertSteps(path: string, doc: IndexedDoc, meta: DocMeta): Generator<void, void> {
-    const ms = this.ms;
+    const ix = this.ix;
     // The note may have been deleted while it was read; a later queued op handles that.
-    if (ms.has(path)) ms.discard(path);
-    this.dirty = true;
-    yield* addDocSteps(ms, doc, this.analyzer);
-    if (ms !== this.ms) return; // rebuilt meanwhile (a settings change): the new index queues it again
+    yield* ix.addSteps(doc, this.analyzer, true);
+    if (ix !== this.ix) return; // rebuilt meanwhile (a settings change): the new index queues it again
     this.docs.set(path, meta);
     this.skipped.delete(path);
     this.lastNote = path;
+    this.dirty = true;
   }
 
   /** Delay before retrying a save the disk refused (doubles up to a minute; reset by a success). */
@@ -318,21 +345,14 @@ export class KeywordService implements KeywordRanker {
 
   /** Writes the index file now (atomic replace through the data store). */
   async save(): Promise<void> {
-    while (this.saving) await this.saving;
+    while (this.saving || this.vacuuming) await (this.saving ?? this.vacuuming);
     if (!this.dirty) return;
     this.saving = (async () => {
+      this.dirty = false;
+      // Copies of the maps now, in the same turn as encodeIndex's snapshot of the index (taken before its first pause).
+      const header = { schema: SCHEMA, signature: this.analyzer.signature, docs: new Map(this.docs), skipped: new Map(this.skipped) };
       try {
-        // Encoded in slices with the index held still: updates wait (drainLoop), a vacuum finishes first.
-        while (this.vacuuming || this.applying) await (this.vacuuming ?? yieldNow());
-        this.dirty = false;
-        // The maps go in as they are (persist.ts writes them as JSON objects); rebuild() replaces them
-        // instead of clearing, so they stay as they were until the encoding ends.
-        const header = { schema: SCHEMA, signature: this.analyzer.signature, docs: this.docs, skipped: this.skipped };
-        const encoding = encodeIndexSliced(header, this.ms, SLICE_MS);
-        this.encoding = encoding;
-        let bytes: Uint8Array;
-        try { bytes = await encoding; } finally { this.encoding = null; }
-        await this.o.host.cache.write(INDEX_FILE, bytes);
+        await this.o.host.cache.write(INDEX_FILE, await encodeIndex(header, this.ix, slicer()));
         if (!this.legacyRemoved) { this.legacyRemoved = true; await this.o.host.cache.remove(LEGACY_INDEX_FILE).catch(() => undefined); }
         this.saveRetryMs = 0;
       } catch (e) {
@@ -358,9 +378,9 @@ export class KeywordService implements KeywordRanker {
   private rebuild(why: string): void {
     this.log(`rebuilding: ${why}`);
     this.analyzer = this.makeAnalyzer();
-    this.ms = createMiniSearch(this.analyzer);
-    this.docs = new Map();
-    this.skipped = new Map();
+    this.ix = new InvertedIndex();
+    this.docs.clear();
+    this.skipped.clear();
     this.queue.clear();
     this.state = 'building';
     this.dirty = true;
@@ -423,7 +443,7 @@ export class KeywordService implements KeywordRanker {
     if (this.queue.size && this.queue.size <= INLINE_DRAIN && this.state === 'ready') await this.flush();
     const parsed = this.parse(query);
     const host = this.o.host;
-    const page = await runQueryPage(this.ms, parsed, this.analyzer, {
+    const page = await runQueryPage(this.ix, parsed, this.analyzer, {
       accept: opts.accept,
       signal: opts.signal,
       limit: opts.limit,
@@ -431,6 +451,11 @@ export class KeywordService implements KeywordRanker {
       readText: async (p) => { try { return await host.readText(p); } catch { return null; } },
     });
     return { ...page, parsed };
+  }
+
+  /** The display title the index holds for a note (src/search/title.ts), or null when it is not indexed. */
+  title(path: string): string | null {
+    return this.ix.displayTitle(path);
   }
 
   async rank(query: string, opts: KeywordRankOptions): Promise<KeywordRanked[]> {
@@ -461,7 +486,6 @@ export class KeywordService implements KeywordRanker {
     this.debounce.cancel();
     if (this.saveTimer) { clearTimeout(this.saveTimer); this.saveTimer = null; }
     await this.draining?.catch(() => undefined);
-    await this.vacuuming;
     await this.save();
   }
 }

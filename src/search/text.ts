@@ -102,9 +102,73 @@ export function tokenize(text: string): Token[] {
 /** Index terms of a text: folded tokens, stop words dropped (when the analyzer says so), stemmed. */
 export function terms(text: string, analyzer: Analyzer, keepStopWords = false): string[] {
   const out: string[] = [];
-  for (const t of tokenize(text)) {
-    if (!keepStopWords && analyzer.isStopWord(t.text)) continue;
-    out.push(analyzer.stem(t.text));
-  }
+  forEachTerm(text, analyzer, keepStopWords, (t) => { out.push(t); });
   return out;
+}
+
+const isAlnum = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
+const isJoiner = (c: number) => c === 39 || c === 45 || c === 46 || c === 95; // ' - . _
+const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
+
+/**
+ * Calls `fn` with each index term of `text`, in order: the same terms as tokenize() → stop words →
+ * stem, without building token objects. Whitespace-separated chunks of plain ASCII are scanned by
+ * character code, mirroring WORD exactly; a chunk holding any other character goes through tokenize()
+ * (no word spans whitespace, so tokenizing chunk by chunk gives the same tokens as the whole text;
+ * test/search/terms-fast.test.ts checks it).
+ */
+export function forEachTerm(text: string, analyzer: Analyzer, keepStopWords: boolean, fn: (term: string) => void): void {
+  const L = text.length;
+  let i = 0;
+  while (i < L) {
+    while (i < L && isSpace(text.charCodeAt(i))) i++;
+    if (i >= L) break;
+    let e = i;
+    let ascii = true;
+    while (e < L) {
+      const c = text.charCodeAt(e);
+      if (isSpace(c)) break;
+      if (c >= 128) ascii = false;
+      e++;
+    }
+    if (!ascii) {
+      for (const t of tokenize(text.slice(i, e))) if (keepStopWords || !analyzer.isStopWord(t.text)) fn(analyzer.stem(t.text));
+      i = e;
+      continue;
+    }
+    let p = i;
+    while (p < e) {
+      if (!isAlnum(text.charCodeAt(p))) { p++; continue; }
+      p = tokenizeTerms(text, p, e, analyzer, keepStopWords, fn);
+    }
+    i = e;
+  }
+}
+
+/**
+ * The terms of the one word starting at `start` (an ASCII letter or digit) in a plain-ASCII chunk that
+ * ends at `end`: WORD's match (letters/digits joined by ' - . _, then ++ or a # not followed by a
+ * letter), whole and by its parts; returns where the word ends.
+ */
+export function tokenizeTerms(text: string, start: number, end: number, analyzer: Analyzer, keepStopWords: boolean, fn: (term: string) => void): number {
+  let p = start;
+  let joined = false;
+  while (p < end && isAlnum(text.charCodeAt(p))) p++;
+  while (p + 1 < end && isJoiner(text.charCodeAt(p)) && isAlnum(text.charCodeAt(p + 1))) {
+    joined = true;
+    p++;
+    while (p < end && isAlnum(text.charCodeAt(p))) p++;
+  }
+  if (p + 1 < end && text.charCodeAt(p) === 43 && text.charCodeAt(p + 1) === 43) p += 2; // ++
+  else if (p < end && text.charCodeAt(p) === 35 && !(p + 1 < end && isAlnum(text.charCodeAt(p + 1)))) p += 1; // #
+  const raw = text.slice(start, p);
+  if (!joined) {
+    const w = raw.toLowerCase();
+    if (keepStopWords || !analyzer.isStopWord(w)) fn(analyzer.stem(w));
+    return p;
+  }
+  const parts: Token[] = [];
+  pushWord(parts, raw, start);
+  for (const t of parts) if (keepStopWords || !analyzer.isStopWord(t.text)) fn(analyzer.stem(t.text));
+  return p;
 }

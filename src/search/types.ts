@@ -20,6 +20,8 @@ export interface KeywordRanked {
 export interface KeywordRanker {
   /** Ranked note paths for a query, best first; [] when nothing matches. */
   rank(query: string, opts: KeywordRankOptions): Promise<KeywordRanked[]>;
+  /** The note's display title as the index knows it (frontmatter title, first-line H1…), or null. */
+  title?(path: string): string | null;
   /** Why the ranker cannot answer completely right now (e.g. still building), or null. */
   unavailableReason?(): string | null;
   /** Resolves when the first load or build is done and queued changes are applied. */

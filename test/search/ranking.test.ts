@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAnalyzer } from '../../src/search/analyzer.js';
 import { parseQuery } from '../../src/search/query.js';
-import { createMiniSearch, runQuery } from '../../src/search/keywordIndex.js';
+import { InvertedIndex } from '../../src/search/invertedIndex.js';
+import { runQuery } from '../../src/search/rank.js';
 import { buildDoc } from '../../src/search/document.js';
 import { parseMarkdown } from '../../src/core/markdown/parse.js';
 import { snippet } from '../../src/search/snippet.js';
@@ -16,7 +17,7 @@ const notes: Record<string, string> = {
   'Notes/Other essay.md': `${'computing quantum computing quantum. '.repeat(40)}\n`,
   'People/Robert.md': '---\naliases: [Bob, "Bobby Tables"]\ntags: [person]\n---\nWorks on databases.\n',
   'Notes/Bob mentions.md': 'bob bob bob bob bob said hello to everyone.\n',
-  'Notes/Heading match.md': '# Gardening\nsome text\n',
+  'Notes/Heading match.md': 'Intro line.\n\n## Gardening\nsome text\n',
   'Notes/Tag match.md': '---\ntags: [gardening]\n---\nsome text\n',
   'Notes/Body match.md': 'I like gardening in spring, text here.\n',
   'Notes/Both words.md': 'red apples and green pears\n',
@@ -28,8 +29,8 @@ const notes: Record<string, string> = {
   'Tech/Shuffled.md': 'phrase exact is shuffled here\n',
   'Tech/Optimization.md': 'optimizing and optimization of queries\n',
 };
-const ms = createMiniSearch(analyzer);
-for (const [p, t] of Object.entries(notes)) ms.add(buildDoc(p, t, parseMarkdown(t)));
+const ms = new InvertedIndex();
+for (const [p, t] of Object.entries(notes)) ms.add(buildDoc(p, t, parseMarkdown(t)), analyzer);
 const readText = async (p: string) => notes[p] ?? null;
 const search = (q: string) => runQuery(ms, parseQuery(q, analyzer), analyzer, { readText });
 const paths = async (q: string) => (await search(q)).map((h) => h.path);

@@ -11,7 +11,8 @@ import type { KeywordService } from '../../search/service.js';
 import { snippetAt } from '../../search/snippet.js';
 import { buildOutline, sectionAt, sectionLabel } from '../../core/markdown/sections.js';
 import { answer, cursorField, hintOut, nextCursorOut, pathOut, waitInput } from './results.js';
-import type { HitKey } from '../../search/keywordIndex.js';
+import type { HitKey } from '../../search/rank.js';
+import { noteTitle } from '../../core/paths.js';
 import { runAsJob, workingFields } from '../../jobs/jobs.js';
 import { clearInterval, setInterval } from 'node:timers';
 import { FIRST_BUILD_WAIT_MS, waitAtMost } from '../../search/types.js';
@@ -48,6 +49,7 @@ export const keywordSearch = defineTool({
   output: z.object({
     results: z.array(z.object({
       path: pathOut,
+      title: z.string().optional().describe('Title, when not the file name'),
       score: z.number().describe('Relevance'),
       match: z.enum(['all', 'any']).describe('all words, or some'),
       fields: z.array(z.string()).describe('Where: title, body…'),
@@ -93,6 +95,9 @@ export const keywordSearch = defineTool({
       const where = !opening && text ? sectionAt(buildOutline(text, ctx.vault.metadata(h.path)?.headings), snip.offset) : null;
       results.push({
         path: h.path,
+        // The title people wrote (frontmatter title, H1, name without a date/id prefix) when it is
+        // not just the file name: the path already says that.
+        ...(h.title && h.title !== noteTitle(h.path) ? { title: h.title } : {}),
         score: Math.round(h.score * 1000) / 1000,
         match: h.matchedAll ? 'all' as const : 'any' as const,
         fields: h.fields,

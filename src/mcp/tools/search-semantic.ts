@@ -1,15 +1,17 @@
 // semantic_search, hybrid_search, find_related, build_embeddings; the semantic index's status for stats.
 // Hybrid search fuses the keyword ranking (deps.services.keyword, see src/search/types.ts) with the
-// semantic ranking by reciprocal rank fusion; when one arm is missing the page says so in `arms` on
-// every return path, so an agent never mistakes a keyword-only page for a fused one.
+// semantic ranking by weighted reciprocal rank fusion, the semantic arm weighed by its confidence
+// (src/core/fusion.ts); when one arm is missing the page says so in `arms` on every return path, so an
+// agent never mistakes a keyword-only page for a fused one.
 import { z } from 'zod';
 import { folderFilter, frontmatterFilter } from './args.js';
 import { defineTool, READ_ONLY, type ToolContext } from '../tool.js';
 import { answer, compact, hintOut, pathOut } from './results.js';
 import type { ServerDeps } from '../tool.js';
 import { refuse } from '../../core/errors.js';
+import { noteTitle } from '../../core/paths.js';
 import { contentHash } from '../../core/hash.js';
-import { rrf } from '../../core/fusion.js';
+import { rrf, semanticWeight } from '../../core/fusion.js';
 import { notePredicate } from '../../semantic/filters.js';
 import { SemanticUnavailable, type SemanticService } from '../../semantic/service.js';
 import type { NoteHit, VectorStore } from '../../semantic/store.js';
@@ -35,6 +37,7 @@ const filterInput = {
 
 const row = {
   path: pathOut,
+  title: z.string().optional().describe('Title, when not the file name'),
   section: z.string().optional().describe('Best-matching section'),
   size: z.number().int().describe('Bytes'),
   preview: z.string().describe('Best-matching text'),
@@ -50,6 +53,12 @@ function collapse(s: string, max = 240): string {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
+/** The title the keyword index derived (frontmatter title, first-line H1…), when it is not the file name. */
+function titleOf(ctx: ToolContext, path: string): { title?: string } {
+  const t = keyword(ctx.deps)?.title?.(path);
+  return t && t !== noteTitle(path) ? { title: t } : {};
+}
+
 async function describeHit(ctx: ToolContext, store: VectorStore, hit: { path: string; chunk: number }) {
   const e = store.notes.get(hit.path);
   const c = e?.chunks[hit.chunk];
@@ -61,7 +70,7 @@ async function describeHit(ctx: ToolContext, store: VectorStore, hit: { path: st
     const text = new TextDecoder().decode(bytes);
     if (c) preview = collapse(text.slice(c.start, c.end));
   } catch { /* vanished between ranking and reading */ }
-  return { path: hit.path, ...(c?.ordinal ? { section: `${c.ordinal} ${c.heading}` } : {}), size: ctx.vault.stat(hit.path)?.size ?? 0, preview, ...(stale ? { stale: true } : {}) };
+  return { path: hit.path, ...titleOf(ctx, hit.path), ...(c?.ordinal ? { section: `${c.ordinal} ${c.heading}` } : {}), size: ctx.vault.stat(hit.path)?.size ?? 0, preview, ...(stale ? { stale: true } : {}) };
 }
 
 function pendingInfo(svc: SemanticService, accept: (p: string) => boolean): { not_embedded?: number; not_embedded_sample?: string[] } {
@@ -142,7 +151,7 @@ export const hybridSearch = defineTool({
   title: 'Hybrid search',
   family: 'search',
   description: (deps) =>
-    `Keyword and semantic rankings fused (RRF, k=${(deps.settings().hybridRrfK as number | undefined) ?? 60}): fused score, each arm's rank, size, section. arms says if one arm answered alone. ${ROUTING}`,
+    `Keyword and semantic rankings fused (weighted RRF, k=${(deps.settings().hybridRrfK as number | undefined) ?? 60}; the semantic arm weighed by how clearly its best matches stand out, semantic_weight 0–1): fused score, each arm's rank, size, section. arms says if one arm answered alone. ${ROUTING}`,
   input: z.strictObject({
     query: z.string().min(1).describe('Words, a name, or a question'),
     ...filterInput,
@@ -150,6 +159,7 @@ export const hybridSearch = defineTool({
   }),
   output: z.object({
     arms: z.string().describe('Arms used'),
+    semantic_weight: z.number().optional().describe('Semantic arm weight 0–1'),
     confidence: z.enum(['ok', 'low']).describe('low: weak match'),
     results: z.array(z.object({
       ...row,
@@ -191,7 +201,9 @@ export const hybridSearch = defineTool({
       : null;
     if (!arms) refuse('unavailable', `Hybrid search cannot answer: arms: none (keyword unavailable: ${kwReason}; semantic unavailable: ${semReason}). Try again shortly, or use list_notes.`, { arms: 'none', keyword: kwReason, semantic: semReason });
 
-    const fused = rrf([kwRows?.map((r) => r.path) ?? [], semHits?.map((h) => h.path) ?? []], k, HYBRID_DEPTH).slice(0, args.limit);
+    // With one arm missing the other ranks alone; with both, the semantic arm counts by its confidence.
+    const ws = kwRows && semHits ? semanticWeight(semHits.map((h) => h.score)) : 1;
+    const fused = rrf([kwRows?.map((r) => r.path) ?? [], semHits?.map((h) => h.path) ?? []], k, HYBRID_DEPTH, [1, ws]).slice(0, args.limit);
     const semByPath = new Map((semHits ?? []).map((h) => [h.path, h]));
     const results = [];
     for (const f of fused) {
@@ -204,10 +216,12 @@ export const hybridSearch = defineTool({
     const confidence: 'ok' | 'low' = allKw || (semHits !== null && best >= (svc?.settings().semanticLowSimilarity ?? 0.35)) ? 'ok' : 'low';
     const pend = svc && semHits ? pendingInfo(svc, accept) : {};
     const kwStale = !!kwBuilding || !!kw?.stale?.();
+    // The semantic arm's weight in the fusion (0–1), only when both arms answered.
+    const weight = kwRows && semHits ? { semantic_weight: Math.round(ws * 1000) / 1000 } : {};
     const lines = results.map((r, i) => `${i + 1}. ${r.path}${r.section ? ` ${r.section}` : ''}  (score ${r.score.toFixed(4)}; keyword #${r.keyword_rank ?? '–'}, semantic #${r.semantic_rank ?? '–'})${r.preview ? `\n   ${r.preview}` : ''}`);
-    const text = [`arms: ${arms}`, `confidence: ${confidence}`, ...(lines.length ? lines : ['No note matches.'])].join('\n');
+    const text = [`arms: ${arms}${weight.semantic_weight !== undefined ? ` (semantic weight ${weight.semantic_weight})` : ''}`, `confidence: ${confidence}`, ...(lines.length ? lines : ['No note matches.'])].join('\n');
     return {
-      ...answer({ arms, confidence, results, ...pend }, text, [pendingHint(pend), kwStale && `Keyword index still building: ${staleStatus(kwBuilding)}`, staleHint(deps, svc)]),
+      ...answer({ arms, ...weight, confidence, results, ...pend }, text, [pendingHint(pend), kwStale && `Keyword index still building: ${staleStatus(kwBuilding)}`, staleHint(deps, svc)]),
       meta: { index_stale: staleMeta(deps, svc).index_stale || kwStale },
     };
   },
@@ -233,7 +247,7 @@ async function keywordRow(ctx: ToolContext, path: string, query: string) {
       preview = collapse(snap.text.slice(Math.max(snap.split.bodyStart, pos - 60), pos + 180));
     }
   } catch { /* vanished */ }
-  return { path, ...(section ? { section: `${section} ${heading}` } : {}), size: ctx.vault.stat(path)?.size ?? 0, preview };
+  return { path, ...titleOf(ctx, path), ...(section ? { section: `${section} ${heading}` } : {}), size: ctx.vault.stat(path)?.size ?? 0, preview };
 }
 
 export const findRelated = defineTool({

@@ -1,0 +1,348 @@
+// The keyword index in memory: one document per note with the fields title / aliases / headings / tags /
+// body, an inverted index from each term to its packed postings per field, and the per-note figures
+// ranking needs (field lengths, display title, aliases). Terms have integer ids (lexicon.ts); their
+// names live in a Map for exact lookups and in MiniSearch's SearchableMap (its public radix tree,
+// `minisearch/SearchableMap`) for prefix search. Nothing here touches MiniSearch's private state
+// (README, "Keyword search internals").
+//
+// Short ids number notes in the order they were added; a changed note is removed and added again
+// under a new id (removal only marks it dead; `vacuum` drops dead postings later, in slices).
+import SearchableMap from 'minisearch/SearchableMap';
+import type { Analyzer } from './types.js';
+import { Lexicon } from './lexicon.js';
+import { Postings } from './postings.js';
+
+export const FIELDS = ['title', 'aliases', 'headings', 'tags', 'body'] as const;
+export type Field = (typeof FIELDS)[number];
+export const NF = FIELDS.length;
+export const TITLE = 0;
+export const ALIASES = 1;
+const NO_LENGTHS = new Array<number>(5).fill(0);
+/** Notes longer than this (characters over all fields) are analysed in pieces of about this size (addSteps). */
+const PIECE = 32_768;
+/** Fields whose stop words are indexed (a title like "The The" stays findable). */
+const KEEP_STOP = [true, true, true, false, false];
+
+/** A note as the index sees it (src/search/document.ts builds it). */
+export interface IndexedDoc {
+  id: string;
+  /** Every title form and the file name's id prefix, one per line (each distinct term counts once). */
+  title: string;
+  /** The display title, then the other title forms, one per line (for title matching and results). */
+  titles: string;
+  aliases: string;
+  headings: string;
+  tags: string;
+  body: string;
+}
+
+export class InvertedIndex {
+  readonly lexicon = new Lexicon();
+  /**
+   * Term → id for prefix search (radix tree; exact lookups use lexicon.ids). Filled after the fact, in
+   * slices (`catchUpDict`), so building and loading do not wait for it; terms not in it yet are found
+   * by a scan (`withPrefix`).
+   */
+  readonly dict = new SearchableMap<number>();
+  /** Term ids below this are in `dict`. */
+  private dictUpTo = 0;
+  /** Postings by term id × NF + field index (undefined where a field never has the term). */
+  postings: (Postings | undefined)[] = [];
+  /** Path by short id (undefined once removed). */
+  paths: (string | undefined)[] = [];
+  readonly ids = new Map<string, number>();
+  /** Field lengths (distinct terms per field), NF per short id. */
+  lengths = new Uint32Array(64 * NF);
+  /** 1 for a live short id. */
+  live = new Uint8Array(64);
+  /** `titles` and `aliases` of each note by short id. */
+  titles: string[] = [];
+  aliases: string[] = [];
+  nextId = 0;
+  /** Removed notes whose postings are still in the lists. */
+  dirt = 0;
+  /** Changes so far (caches derived from the index compare it). */
+  version = 0;
+  /** Per field: total length over live notes, and live notes where the field is not empty (integers: exact in any order). */
+  private sums = new Array<number>(NF).fill(0);
+  private have = new Array<number>(NF).fill(0);
+  // Per-note counting scratch, by term id (grown with the lexicon).
+  private counts = new Int32Array(1024);
+  private seen: number[] = [];
+
+  get documentCount(): number {
+    return this.ids.size;
+  }
+
+  has(path: string): boolean {
+    return this.ids.has(path);
+  }
+
+  /** The title shown for a note (the first of its title forms), or null when it is not indexed. */
+  displayTitle(path: string): string | null {
+    const id = this.ids.get(path);
+    if (id === undefined) return null;
+    const t = this.titles[id];
+    const nl = t.indexOf('\n');
+    return nl < 0 ? t : t.slice(0, nl);
+  }
+
+  /** Mean length of a field over the notes that have it (sparse fields are not diluted by notes without them). */
+  averageLength(field: number): number {
+    return this.have[field] ? this.sums[field] / this.have[field] : 1;
+  }
+
+  /** The id of an indexed term, or undefined. */
+  termId(t: string): number | undefined {
+    return this.lexicon.ids.get(t);
+  }
+
+  /** Every indexed term starting with `prefix` (the prefix itself included when indexed), with its id. */
+  withPrefix(prefix: string): [string, number][] {
+    const out = [...this.dict.atPrefix(prefix)];
+    const { terms, ids } = this.lexicon;
+    for (let t = this.dictUpTo; t < terms.length; t++) if (terms[t].startsWith(prefix) && ids.get(terms[t]) === t) out.push([terms[t], t]);
+    return out;
+  }
+
+  /** Puts the terms added since the last call into the prefix tree, yielding to `pause` between slices. */
+  async catchUpDict(pause: () => Promise<void> | null, abandoned: () => boolean = () => false): Promise<void> {
+    const { terms, ids } = this.lexicon;
+    while (this.dictUpTo < terms.length) {
+      const t = this.dictUpTo++;
+      if (ids.get(terms[t]) === t) this.dict.set(terms[t], t);
+      if ((t & 31) === 31) { const w = pause(); if (w) await w; if (abandoned()) return; }
+    }
+  }
+
+  /** Room for term ids below the lexicon's size. */
+  private reserveTerms(): void {
+    const n = this.lexicon.size;
+    if (this.counts.length < n) {
+      let cap = this.counts.length;
+      while (cap < n) cap *= 2;
+      const c = new Int32Array(cap);
+      c.set(this.counts);
+      this.counts = c;
+    }
+    for (let t = this.postings.length / NF; t < n; t++) for (let f = 0; f < NF; f++) this.postings.push(undefined);
+  }
+
+  /** Room for short id `id` in the per-note arrays. */
+  private reserve(id: number): void {
+    if (id < this.live.length) return;
+    let cap = this.live.length;
+    while (cap <= id) cap *= 2;
+    const live = new Uint8Array(cap);
+    live.set(this.live);
+    this.live = live;
+    const lengths = new Uint32Array(cap * NF);
+    lengths.set(this.lengths);
+    this.lengths = lengths;
+  }
+
+  /** Registers a note under a new short id with its field lengths (lengths[at … at + NF)), before its postings are written. */
+  private admit(path: string, lengths: ArrayLike<number>, at: number, titles: string, aliases: string): number {
+    if (this.ids.has(path)) throw new Error(`keyword index: ${path} is already indexed`);
+    const id = this.nextId++;
+    this.reserve(id);
+    this.ids.set(path, id);
+    this.paths[id] = path;
+    this.titles[id] = titles;
+    this.aliases[id] = aliases;
+    this.live[id] = 1;
+    for (let f = 0; f < NF; f++) {
+      const l = lengths[at + f];
+      this.lengths[id * NF + f] = l;
+      if (l) { this.sums[f] += l; this.have[f]++; }
+    }
+    this.version++;
+    return id;
+  }
+
+  /** While a field is counted: whether each term counts once (the title), and the terms seen so far. */
+  private once = false;
+  private readonly countTerm = (t: number): void => {
+    if (t >= this.counts.length) this.reserveTerms();
+    const c = this.counts[t];
+    if (c === 0) this.seen.push(t);
+    if (!this.once || c === 0) this.counts[t] = c + 1;
+  };
+
+  /** Indexes a note (its path must not be indexed yet). */
+  add(doc: IndexedDoc, analyzer: Analyzer): void {
+    const id = this.admit(doc.id, NO_LENGTHS, 0, doc.titles, doc.aliases);
+    for (let f = 0; f < NF; f++) {
+      const text = doc[FIELDS[f]];
+      if (!text) continue;
+      this.startField(f);
+      this.lexicon.forEachTermId(text, analyzer, KEEP_STOP[f], this.countTerm);
+      this.writeField(id, f);
+    }
+  }
+
+  /**
+   * add() in steps, for a caller that yields between them (service.ts): a long note (the Hub vault has
+   * 300 KB ones; notes up to 5 MB are indexed) is analysed in pieces cut at white space (the lexicon
+   * reads text chunk by chunk between white space, so the terms are the same) into lists of term ids.
+   * The note is registered (replacing its old version when `replace`) and its postings written in the
+   * last step, in one go: no query or save ever sees it half indexed.
+   */
+  *addSteps(doc: IndexedDoc, analyzer: Analyzer, replace = false): Generator<void, void> {
+    let size = 0;
+    for (const f of FIELDS) size += doc[f].length;
+    if (size <= PIECE) {
+      if (replace) this.remove(doc.id);
+      this.add(doc, analyzer);
+      return;
+    }
+    const fieldTerms: Int32Array[] = [];
+    for (let f = 0; f < NF; f++) {
+      let buf = new Int32Array(256);
+      let n = 0;
+      const push = (t: number) => {
+        if (n === buf.length) { const next = new Int32Array(n * 2); next.set(buf); buf = next; }
+        buf[n++] = t;
+      };
+      for (const piece of textPieces(doc[FIELDS[f]])) {
+        this.lexicon.forEachTermId(piece, analyzer, KEEP_STOP[f], push);
+        yield;
+      }
+      fieldTerms.push(buf.subarray(0, n));
+    }
+    if (replace) this.remove(doc.id);
+    const id = this.admit(doc.id, NO_LENGTHS, 0, doc.titles, doc.aliases);
+    this.reserveTerms();
+    for (let f = 0; f < NF; f++) {
+      const ts = fieldTerms[f];
+      if (!ts.length) continue;
+      this.startField(f);
+      for (let j = 0; j < ts.length; j++) this.countTerm(ts[j]);
+      this.writeField(id, f);
+    }
+  }
+
+  private startField(f: number): void {
+    // A title written several ways (file name, H1, frontmatter) is still one title: each term once.
+    this.once = f === TITLE;
+    this.seen.length = 0;
+  }
+
+  /** Writes the counted terms of field `f` as postings of note `id` and resets the counts. */
+  private writeField(id: number, f: number): void {
+    this.reserveTerms();
+    const seen = this.seen;
+    for (let j = 0; j < seen.length; j++) {
+      const t = seen[j];
+      (this.postings[t * NF + f] ??= new Postings()).append(id, this.counts[t]);
+      this.counts[t] = 0;
+    }
+    this.setLength(id, f, seen.length);
+  }
+
+  private setLength(id: number, f: number, l: number): void {
+    const old = this.lengths[id * NF + f];
+    if (old) { this.sums[f] -= old; this.have[f]--; }
+    this.lengths[id * NF + f] = l;
+    if (l) { this.sums[f] += l; this.have[f]++; }
+  }
+
+  /** Marks a note removed (its postings stay until `vacuum`); false when it was not indexed. */
+  remove(path: string): boolean {
+    const id = this.ids.get(path);
+    if (id === undefined) return false;
+    this.ids.delete(path);
+    this.paths[id] = undefined;
+    this.titles[id] = '';
+    this.aliases[id] = '';
+    this.live[id] = 0;
+    for (let f = 0; f < NF; f++) {
+      const l = this.lengths[id * NF + f];
+      if (l) { this.sums[f] -= l; this.have[f]--; }
+      this.lengths[id * NF + f] = 0;
+    }
+    this.dirt++;
+    this.version++;
+    return true;
+  }
+
+  /** Whether enough notes were removed that dropping their postings is worth a pass. */
+  needsVacuum(): boolean {
+    return this.dirt >= 20 && this.dirt >= 0.1 * this.ids.size;
+  }
+
+  /**
+   * Drops the postings of removed notes and the names of terms left without any, yielding to `pause`
+   * between slices. Queries may run in between: every list is consistent at each pause.
+   */
+  async vacuum(pause: () => Promise<void> | null): Promise<void> {
+    const dirt = this.dirt;
+    const empty: string[] = [];
+    const terms = this.lexicon.terms;
+    let work = 0;
+    for (let t = 0; t < terms.length; t++) {
+      if (this.lexicon.ids.get(terms[t]) !== t) continue; // a forgotten id
+      let any = false;
+      for (let f = 0; f < NF; f++) {
+        const p = this.postings[t * NF + f];
+        if (!p) continue;
+        work += p.size;
+        if (p.keepLive(this.live)) any = true; else this.postings[t * NF + f] = undefined;
+      }
+      if (!any) empty.push(terms[t]);
+      // The clock is read after about 16k postings (a common word has one per note).
+      if ((work += 8) > 16_384) { work = 0; const w = pause(); if (w) await w; }
+    }
+    for (const term of empty) {
+      const t = this.lexicon.ids.get(term);
+      // A note added during a pause may have given the term postings again.
+      if (t === undefined || this.postings.slice(t * NF, t * NF + NF).some((p) => p && p.size)) continue;
+      this.lexicon.forget(term);
+      this.dict.delete(term);
+    }
+    if (empty.length) this.lexicon.resetWords(); // its words may name forgotten ids
+    this.dirt = Math.max(0, this.dirt - dirt);
+    this.version++;
+  }
+
+  /** Restores a note from a saved index: its field lengths are lengths[at … at + NF) (postings follow through `restoreTerm`). */
+  restoreDoc(path: string, lengths: ArrayLike<number>, at: number, titles: string, aliases: string): number {
+    return this.admit(path, lengths, at, titles, aliases);
+  }
+
+  /** Restores the terms (distinct, in id order) with their postings by term id × NF + field, in steps. */
+  *restoreTerms(terms: readonly string[], postings: (Postings | undefined)[]): Generator<void, void> {
+    if (this.lexicon.size || postings.length !== terms.length * NF) throw new Error('restoreTerms: fresh index and one slot per term and field');
+    for (let i = 0; i < terms.length; i++) {
+      this.lexicon.idOf(terms[i]);
+      if ((i & 1023) === 1023) yield;
+    }
+    if (this.lexicon.size !== terms.length) throw new Error('restoreTerms: a term is listed twice');
+    this.postings = postings;
+    this.reserveTerms();
+  }
+}
+
+const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
+
+/**
+ * A text in pieces of about PIECE characters, each cut before an ASCII white-space character (where the
+ * lexicon's chunks end); a text without one for long (a page of Chinese) is cut at any white space.
+ */
+export function* textPieces(text: string): Generator<string> {
+  let at = 0;
+  const any = /\s/g;
+  while (text.length - at > PIECE) {
+    let end = at + PIECE;
+    const limit = Math.min(text.length, end + 4 * PIECE);
+    while (end < limit && !isSpace(text.charCodeAt(end))) end++;
+    if (end === limit && limit < text.length) {
+      any.lastIndex = at + PIECE;
+      const m = any.exec(text);
+      end = m ? m.index : text.length;
+    }
+    yield text.slice(at, end);
+    at = end;
+  }
+  if (at < text.length || !text.length) yield text.slice(at);
+}
