@@ -38,7 +38,7 @@ export const SERVER_CHUNKS = [
   { name: 'search', roots: ['src/search/'] },
   { name: 'host', roots: ['src/host/', 'src/services/'] },
   { name: 'features', roots: ['src/llm/', 'src/net/', 'src/git/', 'src/jobs/', 'src/freshness/', 'src/tasks/', 'src/graph/', 'src/changes/', 'src/semantic/'] },
-  { name: 'tools1', roots: ['src/mcp/tool.ts', 'src/mcp/contract.ts', 'src/http/guards.ts', 'src/transfer/', 'src/mcp/tools/args', 'src/mcp/tools/graph', 'src/mcp/tools/notes-'] },
+  { name: 'tools1', roots: ['src/mcp/tool.ts', 'src/mcp/contract.ts', 'src/http/guards.ts', 'src/transfer/', 'src/mcp/tools/args', 'src/mcp/tools/results', 'src/mcp/tools/write-shared', 'src/mcp/tools/graph', 'src/mcp/tools/notes-'] },
   { name: 'tools2', roots: ['src/mcp/tools/'] },
   // Lazy: reached only by dynamic import() (semantic search).
   { name: 'worker', roots: ['vault-mcp-embed-worker:vault-mcp:embed-worker', 'vault-mcp-ort-wasm:vault-mcp:ort-wasm'], lazy: true },

@@ -5,6 +5,9 @@ import { refuse } from './errors.js';
 import { splitFrontmatter, parseFrontmatterYaml } from './markdown/frontmatter.js';
 import { parseMarkdown, hasUnclosedFence } from './markdown/parse.js';
 import { buildOutline, resolveSection } from './markdown/sections.js';
+import { diagnoseMiss } from './nearMiss.js';
+
+export { diagnoseMiss, type MissDiagnosis } from './nearMiss.js';
 
 export type EditOp =
   | { mode: 'replace'; content: string; replaceFrontmatter?: boolean }
@@ -70,16 +73,21 @@ function lineOf(text: string, offset: number): number {
   return n;
 }
 
-function findReplace(text: string, find: string, content: string, all: boolean, eol: '\r\n' | '\n', notePath: string): EditOutcome {
-  if (find === '') refuse('invalid_argument', 'find is empty; give the exact text to replace (copy it from read_note).');
+/** Where `find` occurs in `text`: as sent, else (a CRLF note searched with LF text) with the note's line endings. */
+export function findTargets(text: string, find: string, eol: '\r\n' | '\n' = eolOf(text)): { needle: string; hits: number[] } {
   let needle = find;
-  let replacement = content;
   let hits = countAll(text, needle);
-  // A CRLF note searched with LF text (what most clients send): match it with the note's endings.
   if (!hits.length && eol === '\r\n' && /(?<!\r)\n/.test(find)) {
     needle = toEol(find, eol);
     hits = countAll(text, needle);
   }
+  return { needle, hits };
+}
+
+function findReplace(text: string, find: string, content: string, all: boolean, eol: '\r\n' | '\n', notePath: string): EditOutcome {
+  if (find === '') refuse('invalid_argument', 'find is empty; give the exact text to replace (copy it from read_note).');
+  const { needle, hits } = findTargets(text, find, eol);
+  let replacement = content;
   if (hits.length) replacement = toEol(content, eol);
   if (!hits.length) {
     const d = diagnoseMiss(text, find);
@@ -94,95 +102,6 @@ function findReplace(text: string, find: string, content: string, all: boolean, 
   for (const h of hits) { out += text.slice(last, h) + replacement; last = h + needle.length; }
   out += text.slice(last);
   return { text: out, replaced: hits.length };
-}
-
-function show(ch: string | undefined): string {
-  if (ch === undefined) return 'the end of the note';
-  const names: Record<string, string> = { '\n': 'a line break', '\r': 'a carriage return (CR)', '\t': 'a tab', ' ': 'a space', '\u00a0': 'a no-break space', '\uFEFF': 'a BOM' };
-  return names[ch] ?? JSON.stringify(ch);
-}
-
-function bigrams(s: string): Map<string, number> {
-  const m = new Map<string, number>();
-  for (let i = 0; i < s.length - 1; i++) { const b = s.slice(i, i + 2); m.set(b, (m.get(b) ?? 0) + 1); }
-  return m;
-}
-
-function dice(a: string, b: string): number {
-  if (a === b) return 1;
-  if (a.length < 2 || b.length < 2) return 0;
-  const x = bigrams(a);
-  const y = bigrams(b);
-  let both = 0;
-  for (const [k, n] of x) both += Math.min(n, y.get(k) ?? 0);
-  return (2 * both) / (a.length - 1 + b.length - 1);
-}
-
-export interface MissDiagnosis {
-  message: string;
-  details: { closest_line?: number; closest_text?: string; column?: number; expected?: string; found?: string };
-}
-
-/**
- * Why a find text did not match: the line where the longest prefix of it does match (and the first
- * character that differs there), or else the most similar line by character bigrams.
- */
-export function diagnoseMiss(text: string, find: string): MissDiagnosis {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  const lead = find.length - find.trimStart().length;
-  let best = { at: -1, len: 0, from: 0 };
-  for (const s of starts) {
-    // Also compare from the line's first non-blank character with the find's, for a different indent.
-    const indent = /^[ \t]*/.exec(text.slice(s, s + 200))![0].length;
-    for (const [at, from] of [[s, 0], [s + indent, lead]] as const) {
-      let k = 0;
-      while (from + k < find.length && at + k < text.length && text[at + k] === find[from + k]) k++;
-      if (k > best.len) best = { at, len: k, from };
-    }
-  }
-  const firstLine = find.split(/\r?\n/)[0].trim();
-  if (best.at >= 0 && best.len >= Math.min(3, firstLine.length || 3)) {
-    const pos = best.at + best.len;
-    const ls = text.lastIndexOf('\n', pos - 1) + 1;
-    const le = text.indexOf('\n', pos);
-    const lineText = text.slice(ls, le < 0 ? text.length : le).replace(/\r$/, '');
-    const line = lineOf(text, pos);
-    const col = pos - ls + 1;
-    if (best.from > 0 && best.from + best.len === find.length) {
-      return { message: `Line ${line} ("${clip(lineText)}") matches except for its indentation: the find text starts with ${JSON.stringify(find.slice(0, best.from))}.`, details: { closest_line: line, closest_text: clip(lineText), column: 1 } };
-    }
-    const expected = find[best.from + best.len];
-    const found = text[pos];
-    const crlfHint = found === '\r' && expected === '\n' ? ' (the note uses CRLF line endings)' : '';
-    return {
-      message: `Closest: line ${line} ("${clip(lineText)}") agrees for ${best.len} characters, then differs at column ${col}: the find text has ${show(expected)}, the note has ${show(found)}${crlfHint}.`,
-      details: { closest_line: line, closest_text: clip(lineText), column: col, expected: expected ?? '', found: found ?? '' },
-    };
-  }
-  let top = { line: -1, score: 0 };
-  starts.forEach((s, i) => {
-    const e = text.indexOf('\n', s);
-    const l = text.slice(s, e < 0 ? text.length : e).replace(/\r$/, '').trim();
-    const sc = dice(l, firstLine);
-    if (sc > top.score) top = { line: i, score: sc };
-  });
-  if (top.line < 0) return { message: 'No line of the note resembles it.', details: {} };
-  const s = starts[top.line];
-  const e = text.indexOf('\n', s);
-  const lineText = text.slice(s, e < 0 ? text.length : e).replace(/\r$/, '');
-  const t = lineText.trimStart();
-  let k = 0;
-  while (k < t.length && k < firstLine.length && t[k] === firstLine[k]) k++;
-  const col = lineText.length - t.length + k + 1;
-  return {
-    message: `The most similar line is ${top.line + 1} ("${clip(lineText)}"); it first differs at column ${col}: the find text has ${show(firstLine[k])}, the line has ${show(t[k])}.`,
-    details: { closest_line: top.line + 1, closest_text: clip(lineText), column: col, expected: firstLine[k] ?? '', found: t[k] ?? '' },
-  };
-}
-
-function clip(s: string): string {
-  return s.length > 120 ? s.slice(0, 117) + '…' : s;
 }
 
 /** Refuses notes whose structure a section edit could misread (malformed frontmatter, open fence). */

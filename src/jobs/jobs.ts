@@ -10,15 +10,15 @@
 //
 // - Finishes within the soft deadline (setting `jobSoftDeadlineMs`, default 25 000): the work's own
 //   ToolResult is returned unchanged; a Refusal it throws is thrown as usual.
-// - Otherwise: the ToolResult `{status:"working", job_id, poll_with:"get_job_result", retry_after_s,
-//   message}` (or what `opts.working` makes of it, so the tool's outputSchema can stay strict), and the
-//   work continues detached from the request.
+// - Otherwise: the ToolResult `{status:"working", job_id, retry_after_s, hint}` (hint: "call
+//   get_job_result(job_id=…) in about N s"; or what `opts.working` makes of it, so the tool's
+//   outputSchema can stay strict), and the work continues detached from the request.
 // - `share`: calls with the same share key join one running piece of work (vault-wide jobs such as
 //   reindex); each caller still gets a job id of its own.
 // - Jobs belong to the key that started them (another key's id answers exactly like an unknown one)
 //   and are forgotten an hour after they finish. At most MAX_RUNNING_PER_KEY run per key.
-// - `workingFields`: spread into the tool's output z.object so the working answer passes its schema
-//   (z.object drops keys it does not know, so without them poll_with/message would vanish).
+// - `workingFields`: spread into the tool's output z.object (beside its `hint`) so the working answer
+//   passes its schema (z.object drops keys it does not know, so without them job_id would vanish).
 import { z } from 'zod';
 import type { ServerDeps, ToolContext, ToolResult } from '../mcp/tool.js';
 import { JobStore, asRefusal, retryAfter, type JobHandle, type ProgressListener, type Working } from './store.js';
@@ -28,12 +28,13 @@ export { JobStore, JOB_RETENTION_MS, MAX_RUNNING_PER_KEY, retryAfter, type JobHa
 
 export const JOB_SOFT_DEADLINE_MS = 25_000;
 
-/** Output-schema fields of the working answer, all optional (the tool's `status` enum must include "working"). */
+/**
+ * Output-schema fields of the working answer, all optional (the tool's `status` enum must include
+ * "working", and its schema a `hint`, which says to poll get_job_result).
+ */
 export const workingFields = {
-  job_id: z.string().optional().describe('status "working": poll get_job_result(job_id)'),
-  poll_with: z.literal('get_job_result').optional(),
-  retry_after_s: z.number().optional().describe('Seconds to wait before polling'),
-  message: z.string().optional(),
+  job_id: z.string().optional().describe('For get_job_result'),
+  retry_after_s: z.number().optional().describe('Poll after (s)'),
 };
 
 export interface JobOptions<O> {
@@ -60,10 +61,10 @@ export function softDeadlineMs(deps: ServerDeps): number {
 export function workingResult(tool: string, id: string, runningMs: number, progress: string | null): ToolResult<Working> {
   const retry_after_s = retryAfter(runningMs);
   const structured: Working = {
-    status: 'working', job_id: id, poll_with: 'get_job_result', retry_after_s,
-    message: `${tool} is still running after ${Math.round(runningMs / 1000)} s${progress ? ` (${progress})` : ''} and continues in the background; call get_job_result(job_id="${id}") in about ${retry_after_s} s.`,
+    status: 'working', job_id: id, retry_after_s,
+    hint: `${tool} is still running after ${Math.round(runningMs / 1000)} s${progress ? ` (${progress})` : ''} and continues in the background; call get_job_result(job_id="${id}") in about ${retry_after_s} s.`,
   };
-  return { structured, text: structured.message };
+  return { structured, text: structured.hint };
 }
 
 export async function runAsJob<O>(ctx: ToolContext, name: string, work: (job: JobHandle) => Promise<ToolResult<O>>, opts: JobOptions<O> = {}): Promise<ToolResult<O>> {

@@ -18,9 +18,9 @@ export interface JobHandle {
 export interface Working {
   status: 'working';
   job_id: string;
-  poll_with: 'get_job_result';
   retry_after_s: number;
-  message: string;
+  /** What to do next (poll get_job_result with this job_id), said once: the text copy is the same. */
+  hint: string;
 }
 
 

@@ -10,9 +10,12 @@ import { Refusal, refusalText } from '../core/errors.js';
 import { ScopedVault } from '../services/scopedVault.js';
 import { allTools } from './tools/index.js';
 import { serverInstructions } from './instructions.js';
+import { listingFor } from './listing.js';
 import { attachProtocol } from './protocol.js';
 import { progressSink } from './progress.js';
 import { checkDepth, internalRefusal, whyNotAvailable } from './callGuard.js';
+
+export { toolListing } from './listing.js';
 
 export function permittedTools(deps: ServerDeps, caller: Caller, tools: ToolDef[] = allTools()): ToolDef[] {
   const s = deps.settings();
@@ -24,21 +27,6 @@ export function permittedTools(deps: ServerDeps, caller: Caller, tools: ToolDef[
     if (isWriteTool(t) && (s.readOnly || caller.scope !== 'readwrite')) return false;
     return true;
   });
-}
-
-function describe(t: ToolDef, deps: ServerDeps): string {
-  return typeof t.description === 'function' ? t.description(deps) : t.description;
-}
-
-export function toolListing(t: ToolDef, deps: ServerDeps) {
-  return {
-    name: t.name,
-    title: t.title,
-    description: describe(t, deps),
-    inputSchema: z.toJSONSchema(t.input, { io: 'input' }) as { type: 'object'; [k: string]: unknown },
-    outputSchema: z.toJSONSchema(t.output, { io: 'output' }) as { type: 'object'; [k: string]: unknown },
-    annotations: { title: t.title, ...t.annotations },
-  };
 }
 
 function zodMessage(err: z.ZodError): string {
@@ -137,7 +125,7 @@ export function buildServer(deps: ServerDeps, caller: Caller): McpServer {
   // tool is registered through registerTool, because dispatch() (above) validates, filters per
   // caller, runs the middleware and shapes every result itself.
   const tools = () => permittedTools(deps, caller);
-  mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools().map((t) => toolListing(t, deps)) }));
+  mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listingFor(tools(), deps) }));
   mcp.server.setRequestHandler(CallToolRequestSchema, async (req, extra) => dispatch(deps, caller, tools(), req.params.name, req.params.arguments, extra.signal, progressSink(req.params._meta?.progressToken, extra.sendNotification)));
   // Resources, prompts, completion, logging and the session's notifications (src/mcp/protocol.ts).
   attachProtocol(mcp, deps, caller, tools);

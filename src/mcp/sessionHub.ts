@@ -100,9 +100,15 @@ export class SessionHub {
   private onEvent(e: VaultEvent): void {
     if (e.type === 'resolved') return;
     const paths = e.type === 'rename' ? [e.path, e.oldPath] : [e.path];
+    const structural = e.type !== 'modify' && e.type !== 'metadata';
     for (const s of this.sessions) {
+      // Cheap when nobody listens: a folder rename is thousands of events in one task of the app.
+      const wantsUpdates = s.subscriptions.size > 0;
+      if (!wantsUpdates && (!structural || s.listTimer)) continue;
       const seen = paths.filter((p) => visibleIn(this.deps.host, s.caller.root, p));
       if (!seen.length) continue;
+      if (structural && seen.some(isNotePath)) this.listChanged(s);
+      if (!wantsUpdates) continue;
       const uris = new Set<string>();
       for (const p of seen) {
         if (e.type === 'metadata') { uris.add(tocUri(p)); continue; }
@@ -115,7 +121,6 @@ export class SessionHub {
         const asSubscribed = s.subscriptions.get(uri);
         if (asSubscribed) s.server.sendResourceUpdated({ uri: asSubscribed }).catch(() => undefined);
       }
-      if (e.type !== 'modify' && e.type !== 'metadata' && seen.some(isNotePath)) this.listChanged(s);
     }
   }
 
@@ -168,9 +173,9 @@ export class SessionHub {
       try { st = p.status(); } catch { continue; }
       const logger = `${st.name} index`;
       if (st.state === 'unavailable') {
-        out.set(st.name, { key: `unavailable:${st.detail ?? ''}`, entry: { level: 'warning', logger, data: `${logger} unavailable${st.detail ? `: ${st.detail}` : ''}; get_index_status shows its state.` } });
+        out.set(st.name, { key: `unavailable:${st.detail ?? ''}`, entry: { level: 'warning', logger, data: `${logger} unavailable${st.detail ? `: ${st.detail}` : ''}; stats shows its state.` } });
       } else if (st.skipped) {
-        out.set(st.name, { key: `skipped:${st.skipped}`, entry: { level: 'warning', logger, vaultWide: true, data: `${logger}: ${st.skipped} note(s) could not be indexed (too large, unreadable or failed); get_index_status shows the counts, and the rest of the index answers as usual.` } });
+        out.set(st.name, { key: `skipped:${st.skipped}`, entry: { level: 'warning', logger, vaultWide: true, data: `${logger}: ${st.skipped} note(s) could not be indexed (too large, unreadable or failed); stats shows the counts, and the rest of the index answers as usual.` } });
       } else out.set(st.name, { key: '', entry: null });
     }
     return out;

@@ -65,9 +65,13 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: To
   return def;
 }
 
-/** Write tools: anything not read-only needs the readwrite scope and is hidden in read-only mode. */
+/**
+ * Write tools: anything not read-only needs the readwrite scope and is hidden in read-only mode. Admin
+ * tools (reindex, build_embeddings) change the server's indexes, never the vault: not read-only by
+ * their hints, yet not writes for this rule.
+ */
 export function isWriteTool(def: ToolDef): boolean {
-  return !def.annotations.readOnlyHint;
+  return !def.annotations.readOnlyHint && def.family !== 'admin';
 }
 
 

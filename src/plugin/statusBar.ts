@@ -37,7 +37,7 @@ export function statusText(state: ServerState, statuses: IndexStatus[] = [], sav
   }
 }
 
-/** One line per index, as get_index_status reports it: "keyword: building, 300 indexed, 12 pending". */
+/** One line per index, as stats reports it: "keyword: building, 300 indexed, 12 pending". */
 export function indexLines(statuses: IndexStatus[]): string[] {
   return statuses.map((s) => `${s.name}: ${s.state}, ${s.indexed} indexed, ${s.pending} pending${s.skipped ? `, ${s.skipped} skipped` : ''}${s.detail ? ` (${s.detail})` : ''}`);
 }

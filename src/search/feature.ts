@@ -1,5 +1,5 @@
 // Registers keyword search: deps.services.keyword (KeywordService, also the KeywordRanker hybrid search
-// uses) and its index status provider (get_index_status, /health, the Obsidian status bar).
+// uses) and its index status provider (stats, /health, the Obsidian status bar).
 import type { Feature } from '../feature.js';
 import type { IndexStatusProvider } from '../services/status.js';
 import { KeywordService } from './service.js';

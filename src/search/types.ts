@@ -32,7 +32,7 @@ export interface KeywordRanker {
 
 /**
  * The first search after start waits this long (at most) for the first build, then answers from
- * what is indexed so far and says so (index_stale, index_status) instead of refusing.
+ * what is indexed so far and says so (the answer's hint, _meta.index_stale) instead of refusing.
  */
 export const FIRST_BUILD_WAIT_MS = 3000;
 
@@ -44,7 +44,7 @@ export async function waitAtMost(p: Promise<unknown> | undefined, ms: number): P
   clearTimeout(timer);
 }
 
-/** What a search answer says while its index is incomplete (structuredContent.index_status). */
+/** What a search answer says while its index is incomplete (in its hint). */
 export function staleStatus(reason: string | null | undefined): string {
   return `${reason ?? 'notes changed moments ago are still being indexed'}; results may be incomplete. Pass wait_for_pending_writes=true (keyword_search) or call again shortly for a complete answer.`;
 }

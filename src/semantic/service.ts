@@ -50,7 +50,7 @@ export class SemanticUnavailable extends Error {
   }
 }
 
-/** Why loading failed, as embeddings_status and refusals say it. */
+/** Why loading failed, as stats (semantic) and refusals say it. */
 function loadFailure(e: unknown): string {
   return e instanceof SemanticUnavailable ? e.message : `the embedding model could not be loaded: ${(e as Error).message}`;
 }
@@ -462,7 +462,7 @@ export class SemanticService {
     return out;
   }
 
-  /** Cheap, synchronous: counts only (for /health, the status bar and embeddings_status). */
+  /** Cheap, synchronous: counts only (for /health, the status bar and stats). */
   status(): SemanticStatus {
     const s = this.settings();
     const store = this.store;

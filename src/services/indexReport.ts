@@ -1,4 +1,4 @@
-// Every index's state for /health, stats() and get_index_status(): the metadata index first, then the
+// Every index's state for /health, stats(): the metadata index first, then the
 // providers features registered (deps.services.indexes), as counts only (never paths).
 import type { ServerDeps } from '../mcp/tool.js';
 import type { ScopedVault } from './scopedVault.js';

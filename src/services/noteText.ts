@@ -7,6 +7,7 @@ import { splitFrontmatter, parseFrontmatterYaml, noteTags, noteAliases, type Fro
 import { parseMarkdown } from '../core/markdown/parse.js';
 import { buildOutline, type OutlineEntry } from '../core/markdown/sections.js';
 import type { NoteMetadata } from '../core/markdown/metadata.js';
+import { versionsOf } from './versions.js';
 
 const decoder = new TextDecoder('utf-8');
 
@@ -69,6 +70,9 @@ export function snapshotFromBytes(stat: FileStat, bytes: Uint8Array): NoteSnapsh
   };
 }
 
+/** A snapshot of the note as it is now; its text is remembered for rebasing edits made from it. */
 export async function readSnapshot(vault: ScopedVault, stat: FileStat): Promise<NoteSnapshot> {
-  return snapshotFromBytes(stat, await vault.host.readBytes(stat.path));
+  const snap = snapshotFromBytes(stat, await vault.host.readBytes(stat.path));
+  versionsOf(vault.host).remember(snap.hash, snap.text);
+  return snap;
 }

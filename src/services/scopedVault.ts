@@ -3,6 +3,8 @@
 import type { FileStat, VaultHost } from '../host/port.js';
 import type { NoteMetadata } from '../core/markdown/metadata.js';
 import { refuse } from '../core/errors.js';
+import { noteByName } from '../core/names.js';
+import { noteAliases } from '../core/markdown/frontmatter.js';
 import { basename, isNotePath, normalizeFilePath, normalizeFolderPath, withinRoot, inFolder } from '../core/paths.js';
 
 /**
@@ -51,7 +53,7 @@ export class ScopedVault {
     return this.visible(path) ? this.host.metadata(path) : null;
   }
 
-  /** Resolves a note path argument (adding `.md` when missing) to an existing visible note. */
+  /** Resolves a note path argument (adding `.md` when missing; else a name or alias, core/names.ts) to an existing visible note. */
   requireNote(raw: string, what = 'path'): FileStat {
     const p = normalizeFilePath(raw, what);
     const candidates = isNotePath(p) ? [p] : [`${p}.md`, p];
@@ -63,6 +65,8 @@ export class ScopedVault {
       }
     }
     if (this.isFolder(p)) refuse('invalid_argument', `"${p}" is a folder, not a note; list it with list_notes(folder="${p}").`);
+    const named = noteByName(p, this.notes(), (n) => noteAliases(this.host.metadata(n)?.frontmatter));
+    if (named) return named;
     refuse('not_found', `No note at "${p}".${this.suggest(p)} Check the spelling with list_notes or keyword_search.`);
   }
 

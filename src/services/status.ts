@@ -1,4 +1,4 @@
-// Index state as counts only (never paths), shared by /health, stats() and get_index_status().
+// Index state as counts only (never paths), shared by /health, stats().
 // The report over every index is src/services/indexReport.ts.
 
 export interface IndexStatus {

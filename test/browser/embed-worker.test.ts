@@ -67,9 +67,9 @@ async function runModel(model: string, query: string): Promise<{ bridge: BridgeH
     try {
       const built = await call(client, 'build_embeddings', {});
       assert.equal(built.structuredContent!.status, 'done', textOf(built));
-      const st = (await call(client, 'embeddings_status')).structuredContent!;
+      const st = (await call(client, 'stats')).structuredContent!.semantic;
       const r = await call(client, 'semantic_search', { query });
-      return { bridge, results: (r.structuredContent!.results as { path: string }[]).map((x) => x.path), provider: String(st.provider) };
+      return { bridge, results: (r.structuredContent!.results as { path: string }[]).map((x) => x.path), provider: String(st.model) };
     } finally {
       await client.close();
       await plugin.unload();

@@ -98,9 +98,9 @@ test('serve uses the pulled default model: semantic search headless, build_embed
     assert.equal((built.structuredContent as { status: string }).status, 'done');
     assert.equal(seen[0].progress, 0);
     for (let i = 1; i < seen.length; i++) assert.ok(seen[i].progress > seen[i - 1].progress);
-    const status = await call(c, 'embeddings_status');
-    assert.match(String(status.structuredContent!.model), /fixtures[/\\]glove$/);
-    assert.ok(status.structuredContent!.embedded > 0);
+    const status = (await call(c, 'stats')).structuredContent!.semantic;
+    assert.match(String(status.model), /fixtures[/\\]glove \(/);
+    assert.ok(status.embedded > 0);
     const hits = await call(c, 'semantic_search', { query: 'flowers and vegetables in the garden' });
     assert.ok(!hits.isError, JSON.stringify(hits));
     assert.ok(JSON.stringify(hits.structuredContent).includes('Garden Redesign'), JSON.stringify(hits.structuredContent).slice(0, 400));

@@ -59,9 +59,9 @@ after(async () => {
   await t?.stop();
 });
 
-const c1 = () => ({ sha: sha[0], date: '2026-01-10T09:00:00.000Z', author: 'Ada Lovelace', email: 'ada@example.com', message: 'First notes\n\nWith a body line.', files_truncated: false });
-const c2 = () => ({ sha: sha[1], date: '2026-02-10T09:00:00.000Z', author: 'Ada Lovelace', email: 'ada@example.com', message: 'Add line three', files_truncated: false });
-const c3 = () => ({ sha: sha[2], date: '2026-03-10T09:00:00.000Z', author: 'Ada Lovelace', email: 'ada@example.com', message: 'Rename a to b; add c', files_truncated: false });
+const c1 = () => ({ sha: sha[0], date: '2026-01-10T09:00:00.000Z', author: 'Ada Lovelace', message: 'First notes\n\nWith a body line.' });
+const c2 = () => ({ sha: sha[1], date: '2026-02-10T09:00:00.000Z', author: 'Ada Lovelace', message: 'Add line three' });
+const c3 = () => ({ sha: sha[2], date: '2026-03-10T09:00:00.000Z', author: 'Ada Lovelace', message: 'Rename a to b; add c' });
 
 test('parsers: log records with renames, numstat with binaries', () => {
   const out = `\x1eabc\x1fp1 p2\x1f2026-01-01T00:00:00+00:00\x1fA\x1fa@x\x1f2026-01-01T00:00:00+00:00\x1fmsg\n\x1f\0\nR100\0old.md\0new.md\0M\0x.md\0`;
@@ -93,11 +93,10 @@ test('get_history: whole vault, exact commits, dot-folders left out', async () =
   assert.equal(r.isError, undefined, textOf(r));
   assert.deepEqual(r.structuredContent, {
     path: '',
-    next_cursor: null,
     commits: [
-      { ...c3(), files: [{ path: 'Notes/b.md', status: 'renamed', from: 'Notes/a.md' }, { path: 'Other/c.md', status: 'added' }] },
-      { ...c2(), files: [{ path: 'Attachments/pic.bin', status: 'modified' }, { path: 'Notes/a.md', status: 'modified' }] },
-      { ...c1(), files: [{ path: 'Attachments/pic.bin', status: 'added' }, { path: 'Notes/a.md', status: 'added' }] },
+      { ...c3(), files: ['renamed Notes/a.md → Notes/b.md', 'added Other/c.md'] },
+      { ...c2(), files: ['modified Attachments/pic.bin', 'modified Notes/a.md'] },
+      { ...c1(), files: ['added Attachments/pic.bin', 'added Notes/a.md'] },
     ],
   });
 });
@@ -105,17 +104,19 @@ test('get_history: whole vault, exact commits, dot-folders left out', async () =
 test('get_history: a note followed across its rename, a folder, paging, since', async () => {
   const note = await call(rw, 'get_history', { path: 'Notes/b.md' });
   assert.deepEqual(note.structuredContent!.commits, [
-    { ...c3(), files: [{ path: 'Notes/b.md', status: 'renamed', from: 'Notes/a.md' }] },
-    { ...c2(), files: [{ path: 'Notes/a.md', status: 'modified' }] },
-    { ...c1(), files: [{ path: 'Notes/a.md', status: 'added' }] },
+    { ...c3(), files: ['renamed Notes/a.md → Notes/b.md'] },
+    { ...c2(), files: ['modified Notes/a.md'] },
+    { ...c1(), files: ['added Notes/a.md'] },
   ]);
   const folder = await call(rw, 'get_history', { path: 'Other' });
-  assert.deepEqual(folder.structuredContent!.commits, [{ ...c3(), files: [{ path: 'Other/c.md', status: 'added' }] }]);
+  assert.deepEqual(folder.structuredContent!.commits, [{ ...c3(), files: ['added Other/c.md'] }]);
   const p1 = await call(rw, 'get_history', { limit: 2 });
   assert.deepEqual(p1.structuredContent!.commits.map((c: { sha: string }) => c.sha), [sha[2], sha[1]]);
   const p2 = await call(rw, 'get_history', { limit: 2, cursor: p1.structuredContent!.next_cursor });
   assert.deepEqual(p2.structuredContent!.commits.map((c: { sha: string }) => c.sha), [sha[0]]);
-  assert.equal(p2.structuredContent!.next_cursor, null);
+  assert.equal(p2.structuredContent!.next_cursor, undefined);
+  assert.match(p1.structuredContent!.hint, /next_cursor/);
+  assert.equal(p2.structuredContent!.hint, undefined);
   const since = await call(rw, 'get_history', { since: '2026-02-01' });
   assert.deepEqual(since.structuredContent!.commits.map((c: { sha: string }) => c.sha), [sha[2], sha[1]]);
   assert.equal(refusalCode(await call(rw, 'get_history', { path: '.obsidian' })), 'invalid_path');
@@ -126,12 +127,11 @@ test('get_diff: since a commit to the working tree, exact unified diff', async (
   assert.equal(r.isError, undefined, textOf(r));
   const s = r.structuredContent!;
   assert.equal(s.base, sha[2]);
-  assert.equal(s.to, 'working tree');
-  assert.equal(s.truncated, false);
+  assert.equal(s.hint, undefined, 'nothing cut');
   const d = s.diffs[0];
   const expected = `diff --git a/Notes/b.md b/Notes/b.md\nindex ${blob('line one\nline two\nline three\n').slice(0, 7)}..${blob('line one\nline 2\nline three\n').slice(0, 7)} 100644\n--- a/Notes/b.md\n+++ b/Notes/b.md\n@@ -1,3 +1,3 @@\n line one\n-line two\n+line 2\n line three\n`;
   assert.equal(d.diff, expected);
-  assert.deepEqual({ binary: d.binary, added: d.added_lines, deleted: d.deleted_lines }, { binary: false, added: 1, deleted: 1 });
+  assert.deepEqual({ binary: d.binary, added: d.added_lines, deleted: d.deleted_lines }, { binary: undefined, added: 1, deleted: 1 });
   assert.equal(s.total_chars, expected.length);
   // since_timestamp: the base is the last commit at or before that time.
   const ts = await call(rw, 'get_diff', { path: 'Notes/b.md', since_timestamp: '2026-03-01T00:00:00Z' });
@@ -154,12 +154,12 @@ test('get_diff: one diff per commit across the rename; binary files as a size su
   assert.deepEqual(since.structuredContent!.diffs.map((x: { sha: string }) => x.sha), [sha[2], sha[1]]);
   const lim = await call(rw, 'get_diff', { path: 'Notes/b.md', per_commit: true, limit: 1 });
   assert.equal(lim.structuredContent!.diffs.length, 1);
-  assert.equal(lim.structuredContent!.more_commits, true);
+  assert.match(lim.structuredContent!.hint, /More commits changed this file/);
 
   const bin = await call(rw, 'get_diff', { path: 'Attachments/pic.bin', per_commit: true });
-  assert.deepEqual(bin.structuredContent!.diffs.map((x: { diff: string; binary: boolean; size_before: number | null; size_after: number | null }) => [x.diff, x.binary, x.size_before, x.size_after]), [
-    [`Binary file Attachments/pic.bin changed: ${BIN1.length} bytes → ${BIN2.length} bytes`, true, BIN1.length, BIN2.length],
-    [`Binary file Attachments/pic.bin added (${BIN1.length} bytes)`, true, null, BIN1.length],
+  assert.deepEqual(bin.structuredContent!.diffs.map((x: { diff: string; binary: boolean }) => [x.diff, x.binary]), [
+    [`Binary file Attachments/pic.bin changed: ${BIN1.length} bytes → ${BIN2.length} bytes`, true],
+    [`Binary file Attachments/pic.bin added (${BIN1.length} bytes)`, true],
   ]);
 });
 
@@ -172,11 +172,11 @@ test('get_diff: capped in size with the truncation stated', async () => {
     const c = await connect(small.url, small.rwKey);
     const r = await call(c, 'get_diff', { path: 'Notes/big.md', per_commit: true });
     const s = r.structuredContent!;
-    assert.equal(s.truncated, true);
     assert.ok(s.total_chars > 500);
     assert.equal(s.diffs[0].diff.length, 500);
     assert.equal(s.diffs[0].truncated, true);
-    assert.match(textOf(r), /diff truncated: \d+ characters in all, cap 500/);
+    assert.match(s.hint, /Diffs cut at the read cap \(500 of \d+ characters/);
+    assert.ok(textOf(r).endsWith(s.hint));
     await c.close();
   } finally { await small.stop(); }
 });
@@ -186,7 +186,7 @@ test('root-confined keys see only history inside their root', async () => {
   const c = await connect(t.url, raw);
   try {
     const r = await call(c, 'get_history', {});
-    assert.deepEqual(r.structuredContent!.commits, [{ ...c3(), files: [{ path: 'Other/c.md', status: 'added' }] }]);
+    assert.deepEqual(r.structuredContent!.commits, [{ ...c3(), files: ['added Other/c.md'] }]);
     assert.equal(refusalCode(await call(c, 'get_history', { path: 'Notes/b.md' })), 'not_found');
     assert.equal(refusalCode(await call(c, 'get_diff', { path: 'Notes/b.md' })), 'not_found');
   } finally { await c.close(); }

@@ -260,7 +260,7 @@ test('get_changes over HTTP: by me/agents/human, kinds, folder, paging, confined
     ]);
     const ahead = await call(c, 'get_changes', { since: 'ev:500' });
     assert.equal(ahead.structuredContent!.changes[0].kind, 'reset');
-    assert.equal(ahead.structuredContent!.changes[0].cursor, null);
+    assert.equal(ahead.structuredContent!.changes[0].cursor, undefined);
     assert.equal(refusalCode(await call(c, 'get_changes', { since: 'ev:1', kinds: ['gap'] })), 'invalid_argument');
   } finally {
     await c.close();
@@ -286,7 +286,7 @@ test('write tools attribute their changes over MCP: me / agents / human, moves w
     ok(await call(a, 'create_note', { path: 'Inbox.md', content: '# Inbox\n' }));
     ok(await call(a, 'edit_note', { path: 'Inbox.md', content: 'first item', append: true }));
     const mv = ok(await call(a, 'move_note', { from_path: 'People/Grace Hopper.md', to_path: 'Archive/Grace B Hopper.md', rewrite_links: true }));
-    assert.deepEqual([...mv.links.notes_changed].sort(), ['Projects/Website Relaunch.md', 'Welcome.md']);
+    assert.deepEqual([...mv.links.notes].sort(), ['Projects/Website Relaunch.md', 'Welcome.md']);
     // Key B: properties, a binary file (not a note: not in the feed), a delete to the trash.
     ok(await call(b, 'set_frontmatter', { path: 'People/Ada Lovelace.md', updates: { reviewed: true } }));
     ok(await call(b, 'write_file', { path: 'Attachments/b.txt', content: 'hello', encoding: 'text' }));

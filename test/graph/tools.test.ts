@@ -48,21 +48,32 @@ test('the tools are listed with output schemas and read-only annotations', async
   }
 });
 
-test('get_backlinks: linking notes with line, display, kind, anchor and the line text', async () => {
+test('get_backlinks: linking notes, most links first, each with its first lines; counts only; capped lines', async () => {
   const s = ok(await call(c, 'get_backlinks', { path: 'People/Ada Lovelace' }), 'backlinks');
   assert.equal(s.path, 'People/Ada Lovelace.md');
   assert.deepEqual(s.backlinks.map((b: { path: string }) => b.path), ['Daily/2026-11-30.md', 'Projects/Garden Redesign.md', 'Projects/Links.md', 'Welcome.md']);
   const links = s.backlinks.find((b: { path: string }) => b.path === 'Projects/Links.md').links;
-  assert.deepEqual(links, [{ line: 5, display: 'md link', kind: 'markdown', anchor: 'Ada Lovelace', context: 'See [[Welcome#Welcome|the start]] and [md link](<../People/Ada Lovelace.md#Ada Lovelace>).' }]);
+  assert.deepEqual(links, ['L5: See [[Welcome#Welcome|the start]] and [md link](<../People/Ada Lovelace.md#Ada Lovelace>).']);
   const fm = s.backlinks.find((b: { path: string }) => b.path === 'Projects/Garden Redesign.md').links;
-  assert.deepEqual(fm, [{ line: null, display: 'Ada Lovelace', kind: 'frontmatter', anchor: null, context: null }]);
+  assert.deepEqual(fm, ['[owner] Ada Lovelace']);
+  // Counts only: no lines at all.
+  const counts = ok(await call(c, 'get_backlinks', { path: 'People/Ada Lovelace', max_links_per_note: 0 }), 'counts');
+  assert.deepEqual(counts.backlinks.map((b: Record<string, unknown>) => Object.keys(b).sort()), counts.backlinks.map(() => ['count', 'path']));
+  // Welcome is linked twice from Links.md (frontmatter + body): one line shown, the cap said in the hint.
+  const capped = ok(await call(c, 'get_backlinks', { path: 'Welcome', max_links_per_note: 1 }), 'capped');
+  const fromLinks = capped.backlinks.find((b: { path: string }) => b.path === 'Projects/Links.md');
+  assert.deepEqual([fromLinks.count, fromLinks.links.length], [2, 1]);
+  assert.equal(capped.backlinks[0].path, 'Projects/Links.md', 'most links first');
+  assert.match(capped.hint, /max_links_per_note/);
   // Attachments have backlinks too; pages chain.
   const logo = ok(await call(c, 'get_backlinks', { path: 'Attachments/logo.png', limit: 1 }), 'logo');
   assert.equal(logo.total_notes, 2);
-  assert.equal(logo.backlinks[0].links[0].kind, 'embed');
+  assert.match(logo.backlinks[0].links[0], /^L\d+: .*logo\.png/);
+  assert.match(logo.hint, /1 of 2 shown; pass next_cursor/);
   const p2 = ok(await call(c, 'get_backlinks', { path: 'Attachments/logo.png', limit: 1, cursor: logo.next_cursor }), 'page 2');
   assert.notEqual(p2.backlinks[0].path, logo.backlinks[0].path);
-  assert.equal(p2.next_cursor, null);
+  assert.equal(p2.next_cursor, undefined);
+  assert.equal(p2.hint, undefined);
   // A self-link is not a backlink.
   assert.equal(ok(await call(c, 'get_backlinks', { path: 'Orphan' }), 'orphan').total_notes, 0);
   await refused(c, 'get_backlinks', { path: 'Nope' }, 'not_found');
@@ -75,17 +86,17 @@ test('get_backlinks: linking notes with line, display, kind, anchor and the line
 
 test('get_links: resolved and dangling, kinds, anchors, frontmatter first', async () => {
   const s = ok(await call(c, 'get_links', { path: 'Projects/Links.md' }), 'links');
-  assert.deepEqual(s.links.map((l: { kind: string; target: string | null; anchor: string | null; line: number | null }) => [l.kind, l.target, l.anchor, l.line]), [
-    ['frontmatter', 'Welcome.md', null, null],
-    ['wikilink', 'Welcome.md', 'Welcome', 5],
-    ['markdown', 'People/Ada Lovelace.md', 'Ada Lovelace', 5],
-    ['embed', 'Attachments/logo.png', null, 6],
-    ['wikilink', null, null, 7],
-    ['embed', null, null, 7],
+  assert.deepEqual(s.links.map((l: { kind?: string; target?: string; link: string; line?: number }) => [l.kind, l.target, l.link, l.line]), [
+    ['frontmatter', 'Welcome.md', 'Welcome', undefined],
+    [undefined, 'Welcome.md', 'Welcome#Welcome', 5],
+    ['markdown', 'People/Ada Lovelace.md', '../People/Ada Lovelace.md#Ada Lovelace', 5],
+    ['embed', 'Attachments/logo.png', '../Attachments/logo.png', 6],
+    [undefined, undefined, 'Nowhere', 7],
+    ['embed', undefined, 'Missing.png', 7],
   ]);
   assert.equal(s.links[0].property, 'related');
   assert.equal(s.links[1].display, 'the start');
-  assert.deepEqual([s.total, s.resolved, s.dangling], [6, 4, 2]);
+  assert.deepEqual([s.total, s.links.filter((l: { target?: string }) => !l.target).length], [6, 2]);
   const page = ok(await call(c, 'get_links', { path: 'Projects/Links.md', limit: 4 }), 'page');
   const rest = ok(await call(c, 'get_links', { path: 'Projects/Links.md', limit: 4, cursor: page.next_cursor }), 'rest');
   assert.deepEqual([...page.links, ...rest.links], s.links);
@@ -95,17 +106,18 @@ test('get_links: resolved and dangling, kinds, anchors, frontmatter first', asyn
 
 test('get_broken_links and find_orphans, with folder filters', async () => {
   const b = ok(await call(c, 'get_broken_links', {}), 'broken');
-  assert.deepEqual(b.links.map((l: { source: string; link: string; line: number }) => [l.source, l.link, l.line]), [
-    ['Projects/Links.md', 'Nowhere', 7], ['Projects/Links.md', 'Missing.png', 7], ['Projects/_conventions.md', 'People', 4], ['Welcome.md', 'Someday Maybe', 12],
+  // Grouped by the note holding them: its path is said once.
+  assert.deepEqual(b.broken.map((g: { source: string; links: string[] }) => [g.source, g.links]), [
+    ['Projects/Links.md', ['L7: Nowhere', 'L7: Missing.png']], ['Projects/_conventions.md', ['L4: People']], ['Welcome.md', ['L12: Someday Maybe']],
   ]);
   assert.deepEqual([b.total, b.notes], [4, 3]);
   assert.equal(ok(await call(c, 'get_broken_links', { folder: '' }), 'root').total, 1);
   const paged = ok(await call(c, 'get_broken_links', { limit: 3 }), 'paged');
-  assert.equal(ok(await call(c, 'get_broken_links', { limit: 3, cursor: paged.next_cursor }), 'p2').links[0].link, 'Someday Maybe');
+  assert.equal(ok(await call(c, 'get_broken_links', { limit: 3, cursor: paged.next_cursor }), 'p2').broken[0].links[0], 'L12: Someday Maybe');
   await refused(c, 'get_broken_links', { folder: 'Nope' }, 'not_found');
   const o = ok(await call(c, 'find_orphans', {}), 'orphans');
-  assert.deepEqual(o.orphans.map((x: { path: string }) => x.path), ['CLAUDE.md', 'Orphan.md', 'Projects/_conventions.md']);
-  assert.deepEqual(ok(await call(c, 'find_orphans', { folder: 'Projects/' }), 'f').orphans.map((x: { path: string }) => x.path), ['Projects/_conventions.md']);
+  assert.deepEqual(o.orphans, ['CLAUDE.md', 'Orphan.md', 'Projects/_conventions.md']);
+  assert.deepEqual(ok(await call(c, 'find_orphans', { folder: 'Projects/' }), 'f').orphans, ['Projects/_conventions.md']);
 });
 
 test('get_most_linked: ranked by distinct linking notes; attachments on request', async () => {
@@ -148,7 +160,7 @@ test('get_connection_path: shortest chain, direction, and a plain "not connected
   assert.ok(fwd.path.slice(1).every((x: { step: string }) => x.step === 'links_to'));
   const none = await call(c, 'get_connection_path', { source: 'Orphan', target: 'Welcome' });
   const ns = ok(none, 'none');
-  assert.deepEqual([ns.connected, ns.hops, ns.path], [false, null, []]);
+  assert.deepEqual([ns.connected, ns.hops, ns.path], [false, undefined, []]);
   assert.match(textOf(none), /^Not connected/);
   assert.equal(ok(await call(c, 'get_connection_path', { source: 'Welcome', target: 'Welcome' }), 'self').hops, 0);
   assert.equal(ok(await call(c, 'get_connection_path', { source: 'Daily/2026-11-30', target: 'Vault MCP Server', max_hops: 1 }), 'short').connected, false);
@@ -158,13 +170,15 @@ test('get_connection_path: shortest chain, direction, and a plain "not connected
 
 test('get_toc: one note with ordinals, lines and sizes; a folder paged; max_level', async () => {
   const s = ok(await call(c, 'get_toc', { path: 'Projects/Garden Redesign' }), 'toc');
-  assert.equal(s.kind, 'note');
-  assert.deepEqual(s.notes[0].headings.map((h: { ordinal: string; depth: number; text: string; line: number }) => [h.ordinal, h.depth, h.text, h.line]), [['#1', 1, 'Garden Redesign', 9], ['#2', 2, 'Plan', 13], ['#3', 2, 'Tasks', 19], ['#4', 2, 'Notes', 27]]);
-  assert.ok(s.notes[0].headings.every((h: { size: number }) => h.size > 0));
+  assert.deepEqual([s.total_notes, s.notes.length, s.notes[0].path], [1, 1, 'Projects/Garden Redesign.md']);
+  const hs: string[] = s.notes[0].headings;
+  assert.deepEqual(hs.map((h) => h.replace(/, \d+ chars\)$/, ')')), ['#1 Garden Redesign (h1, L9)', '#2 Plan (h2, L13)', '#3 Tasks (h2, L19)', '#4 Notes (h2, L27)']);
+  assert.ok(hs.every((h) => /, [1-9]\d* chars\)$/.test(h)), 'each section with its size');
+  // The label before the parenthesis is what read_note(section=…) takes.
+  assert.match(ok(await call(c, 'read_note', { path: 'Projects/Garden Redesign', section: hs[2].replace(/ \(.*$/, '') }), 'section').content, /Test the soil pH/);
   const top = ok(await call(c, 'get_toc', { path: 'Projects/Garden Redesign', max_level: 1 }), 'lvl');
-  assert.deepEqual(top.notes[0].headings.map((h: { ordinal: string }) => h.ordinal), ['#1']);
+  assert.deepEqual(top.notes[0].headings.map((h: string) => h.split(' (')[0]), ['#1 Garden Redesign']);
   const f = ok(await call(c, 'get_toc', { path: 'Projects', limit: 2 }), 'folder');
-  assert.equal(f.kind, 'folder');
   assert.equal(f.total_notes, 4);
   assert.deepEqual(f.notes.map((n: { path: string }) => n.path), ['Projects/Garden Redesign.md', 'Projects/Links.md']);
   assert.ok(f.next_cursor);
@@ -175,39 +189,38 @@ test('get_toc: one note with ordinals, lines and sizes; a folder paged; max_leve
 
 test('get_context: the dossier', async () => {
   const s = ok(await call(c, 'get_context', { path: 'Projects/Garden Redesign' }), 'ctx');
-  assert.equal(s.title, 'Garden Redesign');
-  assert.equal(s.folder, 'Projects');
+  assert.equal(s.path, 'Projects/Garden Redesign.md');
   assert.equal(s.frontmatter.status, 'active');
   assert.deepEqual(s.tags, ['#project', '#garden', '#garden/soil']);
   assert.match(s.content_hash, /^sha256:[0-9a-f]{64}$/);
   assert.equal(s.open_tasks, 3);
-  assert.deepEqual(s.backlinks.notes.map((b: { path: string }) => b.path).sort(), ['Daily/2026-11-30.md', 'People/Ada Lovelace.md', 'Welcome.md']);
-  assert.deepEqual(s.outlinks.links.map((l: { target: string }) => l.target), ['People/Ada Lovelace.md', 'Projects/Website Relaunch.md']);
-  assert.deepEqual(s.folder_peers.notes.map((p: { path: string }) => p.path).sort(), ['Projects/Links.md', 'Projects/Website Relaunch.md', 'Projects/_conventions.md']);
-  assert.deepEqual(s.conventions.map((x: { path: string }) => x.path), ['Projects/_conventions.md']);
-  assert.equal(s.related, null);
-  assert.match(s.related_note, /semantic/);
+  assert.deepEqual([...s.backlinks].sort(), ['Daily/2026-11-30.md', 'People/Ada Lovelace.md', 'Welcome.md']);
+  assert.equal(s.backlinks_total, 3);
+  assert.deepEqual(s.links, ['People/Ada Lovelace.md', 'Projects/Website Relaunch.md']);
+  assert.deepEqual([...s.folder_peers].sort(), ['Projects/Links.md', 'Projects/Website Relaunch.md', 'Projects/_conventions.md']);
+  assert.deepEqual(Object.keys(s.conventions), ['Projects/_conventions.md']);
+  assert.ok(s.outline.every((h: string) => /^#\d+ /.test(h)));
+  assert.equal(s.related, undefined);
+  assert.match(s.hint, /No related notes: .*semantic/);
   const o = ok(await call(c, 'get_context', { path: 'Orphan' }), 'orphan');
-  assert.deepEqual([o.backlinks.total, o.outlinks.total, o.conventions.length], [0, 0, 0]);
+  assert.deepEqual([o.backlinks, o.backlinks_total, o.links, o.conventions], [undefined, 0, undefined, undefined]);
   await refused(c, 'get_context', { path: 'Nope' }, 'not_found');
 });
 
 test('list_tasks: statuses, fields, ordering, filters, paging and refusals', async () => {
   const open = ok(await call(c, 'list_tasks', {}), 'open');
-  assert.equal(open.notes_pending, 0);
-  assert.deepEqual(open.tasks.map((t: { text: string; due: string | null }) => [t.text, t.due]), [
+  assert.equal(open.hint, undefined, 'every note scanned, one page');
+  assert.deepEqual(open.tasks.map((t: { text: string; due?: string }) => [t.text, t.due ?? null]), [
     ['Urgent #garden', '2026-12-01'], ['Send Ada the seed catalogue', '2026-12-05'], ['Compare Hugo and Eleventy', '2026-12-10'],
     ['Test the soil pH #garden/soil', '2026-12-15'], ['Order wildflower seeds', '2027-01-31'], ['Export the old posts', null], ['Check image links', null],
   ]);
   const urgent = open.tasks[0];
-  assert.deepEqual([urgent.path, urgent.line, urgent.heading_path, urgent.priority, urgent.scheduled, urgent.tags], ['Projects/Links.md', 10, ['Links', 'Tasks'], 'highest', '2026-11-25', ['#garden']]);
-  const child = open.tasks.find((t: { text: string }) => t.text === 'Check image links');
-  assert.equal(child.parent_line, 18);
+  assert.deepEqual([urgent.path, urgent.line, urgent.heading_path, urgent.priority, urgent.dates?.scheduled, urgent.tags], ['Projects/Links.md', 10, ['Links', 'Tasks'], 'highest', '2026-11-25', ['#garden']]);
   const any = ok(await call(c, 'list_tasks', { status: 'any', limit: 500 }), 'any');
   assert.equal(any.total, 12);
   assert.deepEqual(ok(await call(c, 'list_tasks', { status: 'done' }), 'done').tasks.map((t: { text: string }) => t.text).sort(), ['Book the meeting room', 'Sketch the layout']);
   const sketch = any.tasks.find((t: { text: string }) => t.text === 'Sketch the layout');
-  assert.equal(sketch.done, '2026-11-20');
+  assert.equal(sketch.dates.done, '2026-11-20');
   assert.deepEqual(ok(await call(c, 'list_tasks', { status: 'cancelled' }), 'c').tasks.map((t: { text: string }) => t.text), ['Hire a landscaper']);
   const ip = ok(await call(c, 'list_tasks', { status: 'in_progress' }), 'ip').tasks;
   assert.deepEqual(ip.map((t: { text: string; due: string }) => [t.text, t.due]), [['Clear the old shed', '2026-12-20']]);
@@ -221,7 +234,7 @@ test('list_tasks: statuses, fields, ordering, filters, paging and refusals', asy
   const p2 = ok(await call(c, 'list_tasks', { status: 'any', limit: 5, cursor: p1.next_cursor }), 'p2');
   const p3 = ok(await call(c, 'list_tasks', { status: 'any', limit: 5, cursor: p2.next_cursor }), 'p3');
   assert.deepEqual([...p1.tasks, ...p2.tasks, ...p3.tasks], any.tasks);
-  assert.equal(p3.next_cursor, null);
+  assert.equal(p3.next_cursor, undefined);
   await refused(c, 'list_tasks', { status: 'xx' }, 'invalid_argument');
   await refused(c, 'list_tasks', { due_by: 'tomorrow' }, 'invalid_argument');
   await refused(c, 'list_tasks', { folder: 'Nope' }, 'not_found');
@@ -254,10 +267,10 @@ test('a root-confined key sees only its part of the graph', async () => {
   assert.equal(b.total_notes, 0, 'Welcome, Daily and People are outside Projects/');
   await refused(confined, 'get_backlinks', { path: 'Welcome' }, 'not_found');
   const l = ok(await call(confined, 'get_links', { path: 'Projects/Garden Redesign' }), 'cl');
-  assert.deepEqual(l.links.map((x: { target: string | null; exists: boolean }) => [x.target, x.exists]), [[null, false], ['Projects/Website Relaunch.md', true]]);
+  assert.deepEqual(l.links.map((x: { target?: string }) => x.target), [undefined, 'Projects/Website Relaunch.md']);
   const broken = ok(await call(confined, 'get_broken_links', {}), 'cbr');
-  assert.ok(broken.links.every((x: { source: string }) => x.source.startsWith('Projects/')));
-  assert.ok(broken.links.some((x: { link: string }) => x.link === 'Ada Lovelace'), 'a link leaving the root answers like a dangling one');
+  assert.ok(broken.broken.every((x: { source: string }) => x.source.startsWith('Projects/')));
+  assert.ok(broken.broken.some((x: { links: string[] }) => x.links.some((l) => / Ada Lovelace$/.test(l))), 'a link leaving the root answers like a dangling one');
   const most = ok(await call(confined, 'get_most_linked', { limit: 50 }), 'cm');
   assert.ok(most.notes.every((n: { path: string }) => n.path.startsWith('Projects/')));
   const nb = ok(await call(confined, 'get_neighborhood', { path: 'Projects/Garden Redesign', depth: 5 }), 'cn');
@@ -267,13 +280,14 @@ test('a root-confined key sees only its part of the graph', async () => {
   const tasks = ok(await call(confined, 'list_tasks', { status: 'any', limit: 500 }), 'ct');
   assert.ok(tasks.tasks.length > 0 && tasks.tasks.every((t: { path: string }) => t.path.startsWith('Projects/')));
   const ctx = ok(await call(confined, 'get_context', { path: 'Projects/Links' }), 'cc');
-  assert.equal(ctx.outlinks.links.filter((x: { exists: boolean }) => x.exists).length, 0);
+  assert.equal(ctx.links, undefined, 'links leaving the root are dangling for this key');
+  assert.match(ctx.hint, /open no note/);
   const toc = ok(await call(confined, 'get_toc', { path: '', limit: 200 }), 'ctoc');
   assert.ok(toc.notes.every((n: { path: string }) => n.path.startsWith('Projects/')));
   const recent = ok(await call(confined, 'get_recent', { limit: 500 }), 'cr');
   assert.ok(recent.notes.every((n: { path: string }) => n.path.startsWith('Projects/')));
   const orphans = ok(await call(confined, 'find_orphans', {}), 'co');
-  assert.ok(orphans.orphans.every((n: { path: string }) => n.path.startsWith('Projects/')));
+  assert.ok(orphans.orphans.every((p: string) => p.startsWith('Projects/')));
 });
 
 test('a new note on disk shows up in backlinks, links and tasks at once', async () => {

@@ -153,8 +153,8 @@ test('import_from_url: lands through the safe write path and reports final URL, 
   assert.equal(r.isError, undefined, textOf(r));
   const sha = createHash('sha256').update(BODY).digest('hex');
   assert.deepEqual(r.structuredContent, {
-    path: 'Clippings/remote.txt', created: true, size: BODY.length, sha256: sha, content_hash: `sha256:${sha}`, mime: 'text/plain',
-    final_url: `http://127.0.0.1:${P}/file.txt`, redirects: [`http://127.0.0.1:${P}/hop/1`, `http://127.0.0.1:${P}/hop/0`], status: 200,
+    path: 'Clippings/remote.txt', created: true, size: BODY.length, content_hash: `sha256:${sha}`, mime: 'text/plain',
+    final_url: `http://127.0.0.1:${P}/file.txt`, redirects: [`http://127.0.0.1:${P}/hop/1`, `http://127.0.0.1:${P}/hop/0`],
   });
   assert.deepEqual(readFileSync(join(vault, 'Clippings/remote.txt')), BODY);
   assert.equal((await call(rw, 'read_file', { path: 'Clippings/remote.txt', hash_only: true })).structuredContent!.content_hash, `sha256:${sha}`);

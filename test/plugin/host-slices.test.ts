@@ -70,6 +70,10 @@ test('host.files() and noteCount() kept from events equal a fresh walk through e
   check('a file renamed and one deleted');
   await app.vault.rename(app.vault.getFolderByPath('F0')!, 'G/F0 moved');
   check('a folder renamed: every file under it moves');
+  await app.vault.createFolder('K');
+  await app.vault.rename(app.vault.getFolderByPath('G')!, 'K/G2');
+  assert.deepEqual(listed(host), walk(app), 'a folder with folders in it renamed: the app reports each folder, the list moves once');
+  await app.vault.rename(app.vault.getFolderByPath('K/G2')!, 'G');
   await app.vault.delete(app.vault.getFolderByPath('G')!);
   check('a folder deleted with everything in it');
   await app.vault.create('F3/Again.md', '# Again\n');

@@ -113,7 +113,7 @@ test('revoking a key in the settings tab cuts off its open session', async () =>
   const key = plugin.lastCreatedKey!.raw;
   const client = await connect(`http://127.0.0.1:${plugin.runtime!.server.port}/mcp`, key);
   assert.ok(!(await call(client, 'stats')).isError);
-  assert.equal((await call(client, 'stats')).structuredContent!.capabilities.writes, false, 'the default scope is read only');
+  assert.equal((await call(client, 'stats')).structuredContent!.writes, false, 'the default scope is read only');
   await (tab as unknown as { rendered: Promise<void> }).rendered;
   const revoke = findSetting(tab, 'temp').button('Revoke');
   await revoke.click();

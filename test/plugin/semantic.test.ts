@@ -1,6 +1,6 @@
 // Semantic search in the plugin runs inference only in a Web Worker. Under the fake there is no Web
 // Worker (Node has none), which is exactly the case of a worker that cannot start: semantic search is
-// off with the reason in embeddings_status and stats, keyword search still works, and the main-thread
+// off with the reason in stats (semantic and indexes), keyword search still works, and the main-thread
 // WASM path never runs (its emscripten glue would install a process 'unhandledRejection' handler that
 // throws, and can call process.exit, inside the app).
 import { after, test } from 'node:test';
@@ -28,11 +28,11 @@ test('no inference worker: semantic search is off with the reason, never on the 
     const r = await call(client, 'semantic_search', { query: 'bread' });
     assert.equal(r.isError, true);
     assert.match(textOf(r), /inference worker could not start.*never runs on Obsidian's UI thread/s);
-    const st = (await call(client, 'embeddings_status')).structuredContent!;
+    const st = (await call(client, 'stats')).structuredContent!.semantic;
     assert.equal(st.state, 'unavailable');
     assert.match(st.reason, /inference worker could not start/);
-    assert.match(st.provider, /off: worker failed/);
-    const idx = JSON.stringify((await call(client, 'get_index_status')).structuredContent);
+    assert.match(st.model, /off: worker failed/);
+    const idx = JSON.stringify((await call(client, 'stats')).structuredContent);
     assert.match(idx, /inference worker could not start/, 'the index status names the reason too');
     assert.ok(!(await call(client, 'keyword_search', { query: 'Welcome' })).isError, 'keyword search still answers');
     assert.equal(process.listenerCount('unhandledRejection'), handlers, 'onnxruntime-web never initialised on this thread');

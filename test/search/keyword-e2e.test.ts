@@ -1,4 +1,4 @@
-// keyword_search, reindex and get_index_status through the real SDK client over HTTP (runtime
+// keyword_search, reindex and stats (index states) through the real SDK client over HTTP (runtime
 // in-process on a copy of the sample vault): filters before the limit, cursor paging, snippets,
 // freshness after our own write, index_stale and wait_for_pending_writes, refusals.
 import { test, before, after } from 'node:test';
@@ -101,8 +101,8 @@ test('our own write is searchable as soon as the host has seen it; wait_for_pend
   assert.equal(w._meta?.index_stale, false);
 });
 
-test('get_index_status lists the keyword index; reindex re-checks and force rebuilds', async () => {
-  const s = await call(client, 'get_index_status');
+test('stats lists the keyword index; reindex re-checks and force rebuilds', async () => {
+  const s = await call(client, 'stats');
   const kw = s.structuredContent!.indexes.find((i: { name: string }) => i.name === 'keyword');
   assert.equal(kw.state, 'ready');
   assert.ok(kw.indexed >= 30);

@@ -1,5 +1,5 @@
 // reindex as a background job (src/jobs/jobs.ts runAsJob, share "reindex"): with a tiny soft deadline
-// a rebuild of a modest vault answers {status: "working", job_id, poll_with, retry_after_s}, and
+// a rebuild of a modest vault answers {status: "working", job_id, retry_after_s, hint}, and
 // get_job_result over the real SDK client polls it to completion. A second call joins the same run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,7 +24,7 @@ test('a long reindex returns working and finishes through get_job_result', async
     const w = r.structuredContent!;
     assert.equal(w.status, 'working', JSON.stringify(w));
     assert.match(w.job_id, /^job_/);
-    assert.equal(w.poll_with, 'get_job_result');
+    assert.match(w.hint, /get_job_result\(job_id=/);
     assert.ok(w.retry_after_s > 0);
     assert.equal(typeof w.state, 'string');
     // A second call while it runs joins the same run (its own job id).

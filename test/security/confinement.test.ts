@@ -78,7 +78,7 @@ async function callSafe(c: Client, name: string, args: Record<string, unknown>):
 async function waitIndexes(c: Client): Promise<void> {
   const until = Date.now() + 15_000;
   while (Date.now() < until) {
-    const r = await callSafe(c, 'get_index_status', {});
+    const r = await callSafe(c, 'stats', {});
     const rows = ((r as ToolResult).structuredContent?.indexes ?? []) as { state: string }[];
     if (!rows.some((x) => x.state === 'building' || x.state === 'loading')) return;
     await new Promise((res) => setTimeout(res, 100));

@@ -1,5 +1,5 @@
 // Semantic search for a root-confined key (the GloVe fixture model, onnxruntime-node): semantic_search,
-// hybrid_search, find_related and embeddings_status answer the same whether or not the vault holds
+// hybrid_search, find_related and stats answer the same whether or not the vault holds
 // notes outside the root (scores masked), never name an outside note or word, and an outside path
 // answers like a missing one. Skips when ../shared/fixtures/models is absent.
 import { test } from 'node:test';
@@ -20,7 +20,7 @@ const PROBES: [string, Record<string, unknown>][] = [
   ['find_related', { path: 'Team/Notes.md', limit: 20 }],
   ['find_related', { path: 'Private/Secret.md' }],
   ['find_related', { path: 'Private/Nosuch.md' }],
-  ['embeddings_status', {}],
+  ['stats', {}],
 ];
 
 const mask = (r: unknown) => JSON.stringify(r, (k, v) => (/^(similarity|score|rrf_score|keyword_rank|semantic_rank|rate|.*_per_s|.*_ms|ms|updated|last_.*|since|started)$/.test(k) && typeof v !== 'object' ? '<n>' : v))

@@ -17,10 +17,10 @@ test('WASM backend: build and search over MCP with the GloVe model, WASM unpacke
   const client = await connect(t.url, t.rwKey);
   try {
     assert.equal((await call(client, 'build_embeddings', {})).structuredContent!.status, 'done');
-    const st = (await call(client, 'embeddings_status')).structuredContent!;
-    assert.match(st.provider, /WASM, 1 thread/);
+    const st = (await call(client, 'stats')).structuredContent!.semantic;
+    assert.match(st.model, /WASM, 1 thread/);
     const r = await call(client, 'semantic_search', { query: 'homemade loaf recipe' });
     assert.equal(r.structuredContent!.results[0].path, 'k/Bread.md', textOf(r));
-    assert.equal(r.structuredContent!.results[0].section, '#2');
+    assert.equal(r.structuredContent!.results[0].section, '#2 Method');
   } finally { await client.close(); await t.stop(); }
 });

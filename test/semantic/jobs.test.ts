@@ -44,7 +44,7 @@ test('build_embeddings past the soft deadline: "working" + job_id, polled to com
     const w = first.structuredContent!;
     assert.equal(w.status, 'working');
     assert.match(w.job_id, /^job_/);
-    assert.equal(w.poll_with, 'get_job_result');
+    assert.match(w.hint, /get_job_result\(job_id=/);
     assert.equal(typeof w.retry_after_s, 'number');
     assert.equal(typeof w.pending, 'number', 'the working answer carries the index status too');
     const second = (await call(client, 'build_embeddings', {})).structuredContent!;
@@ -73,7 +73,7 @@ test('build_embeddings past the soft deadline: "working" + job_id, polled to com
     const other = await connect(t.url, t.readKey);
     try { assert.equal((await call(other, 'get_job_result', { job_id: w.job_id })).isError, true); } finally { await other.close(); }
     // The status tool agrees with the job's answer.
-    const st = (await call(client, 'embeddings_status')).structuredContent!;
+    const st = (await call(client, 'stats')).structuredContent!.semantic;
     assert.equal(st.embedded, 5);
     // reindex runs on the same mechanism.
     const r = await call(client, 'reindex', {});

@@ -86,11 +86,11 @@ test('the service on the WASM backend embeds in the worker, over MCP', { skip: m
   const client = await connect(t.url, t.rwKey);
   try {
     assert.equal((await call(client, 'build_embeddings', {})).structuredContent!.status, 'done');
-    const st = (await call(client, 'embeddings_status')).structuredContent!;
-    assert.match(st.provider, /WASM, 1 thread, in a worker/);
+    const st = (await call(client, 'stats')).structuredContent!.semantic;
+    assert.match(st.model, /WASM, 1 thread, in a worker/);
     assert.equal(st.embedded, 2);
     const r = await call(client, 'semantic_search', { query: 'homemade loaf recipe' });
     assert.equal(r.structuredContent!.results[0].path, 'k/Bread.md', textOf(r));
-    assert.equal(r.structuredContent!.results[0].section, '#2');
+    assert.equal(r.structuredContent!.results[0].section, '#2 Method');
   } finally { await client.close(); await t.stop(); }
 });

@@ -64,12 +64,12 @@ test('every heading of the English help vault is readable as a section, by ordin
         const r = await call(client, 'read_note', { path: f.path, section: `#${i + 1}` });
         sections++;
         if (r.isError) { failures.push(`${f.path} #${i + 1}: ${textOf(r)}`); continue; }
-        if (r.structuredContent!.heading !== headings[i].heading) failures.push(`${f.path} #${i + 1}: heading ${r.structuredContent!.heading} != ${headings[i].heading}`);
+        if (r.structuredContent!.section !== `#${i + 1} ${headings[i].heading}`) failures.push(`${f.path} #${i + 1}: section ${r.structuredContent!.section} != #${i + 1} ${headings[i].heading}`);
         // Unique heading texts resolve by text to the same section.
         const text = headings[i].heading.trim();
         if (counts.get(text) === 1 && text !== '' && !/^#\d+$/.test(text)) {
           const byText = await call(client, 'read_note', { path: f.path, section: text });
-          if (byText.isError || byText.structuredContent!.section !== `#${i + 1}`) failures.push(`${f.path} "${text}": ${byText.isError ? textOf(byText) : byText.structuredContent!.section}`);
+          if (byText.isError || !byText.structuredContent!.section.startsWith(`#${i + 1} `)) failures.push(`${f.path} "${text}": ${byText.isError ? textOf(byText) : byText.structuredContent!.section}`);
         }
       }
     });

@@ -130,7 +130,7 @@ test('upload: single use, lands through the safe write path, check_upload states
   assert.deepEqual(readFileSync(join(vault, 'Inbox/scan.pdf')), body);
   const done = (await call(rw, 'check_upload', { upload_id })).structuredContent!;
   assert.equal(done.status, 'completed');
-  assert.equal(done.sha256, sha);
+  assert.equal(done.content_hash, `sha256:${sha}`);
   assert.equal(done.size, 1000);
   assert.equal(done.mime, 'application/pdf');
   assert.equal(done.path, 'Inbox/scan.pdf');

@@ -82,7 +82,7 @@ test('move_note(rewrite_links=true) on the Obsidian Help vault breaks no link an
         if (post.text !== pre.text) assert.equal(skeleton(post.text, post.refs), skeleton(pre.text, pre.refs), `${path}: only link text changed`);
       }
       assert.ok(checked > 1000, `checked ${checked} links`);
-      console.log(`# ${from} → ${to}: ${r.structuredContent!.links.links_rewritten} links in ${r.structuredContent!.links.notes_changed.length} notes rewritten; ${checked} resolved links verified`);
+      console.log(`# ${from} → ${to}: ${r.structuredContent!.links.links_rewritten} links in ${(r.structuredContent!.links.notes ?? []).length}+ notes rewritten; ${checked} resolved links verified`);
     }
     await c.close();
   } finally { await rt.stop(); }

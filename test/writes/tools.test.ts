@@ -57,7 +57,10 @@ test('tools are listed with titles, all four hints, strict described inputs and 
     assert.ok(tool, `${n} listed`);
     assert.ok(tool.title && tool.description && tool.description.length < 4000, n);
     for (const h of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']) assert.equal(typeof (tool.annotations as Record<string, unknown>)[h], 'boolean', `${n}.${h}`);
-    assert.equal(tool.inputSchema.additionalProperties, false, `${n} strict`);
+    // Closed argument lists: the flag is left out of the lean listing, the dispatcher refuses by name.
+    const unknown = await call(rw, n, { path: 'x.md', no_such_argument: 1 });
+    assert.equal(refusalCode(unknown), 'invalid_argument', `${n} strict`);
+    assert.match(textOf(unknown), /no_such_argument/, `${n} names the unknown argument`);
     for (const [k, v] of Object.entries(tool.inputSchema.properties ?? {})) assert.ok((v as { description?: string }).description, `${n}.${k} described`);
     assert.ok(tool.outputSchema, `${n} has an output schema`);
   }
@@ -70,8 +73,8 @@ test('create_note: .md added, parents created, conventions echoed, visible to th
   assert.equal(r.isError, undefined, textOf(r));
   assert.equal(r.structuredContent!.path, 'Projects/New/Plan.md');
   assert.equal(r.structuredContent!.content_hash, hashOf('Projects/New/Plan.md'));
-  assert.deepEqual(r.structuredContent!.conventions.map((c: { path: string }) => c.path), ['_conventions.md', 'Projects/_conventions.md']);
-  assert.match(textOf(r), /Projects rule/);
+  assert.deepEqual(Object.keys(r.structuredContent!.conventions), ['_conventions.md', 'Projects/_conventions.md']);
+  assert.match(r.structuredContent!.conventions['Projects/_conventions.md'], /Projects rule/);
   const read = await call(rw, 'read_note', { path: 'Projects/New/Plan.md' });
   assert.equal(read.structuredContent!.content_hash, r.structuredContent!.content_hash);
   const list = await call(rw, 'list_notes', { folder: 'Projects/New' });
@@ -218,7 +221,7 @@ test('move_note refuses an existing destination and rewrites links (aliases, anc
   assert.equal(t.host.unresolvedLinks()['Refs/a.md'].Target, undefined);
   // Without rewrite_links only the file moves.
   const r2 = await call(rw, 'move_note', { from_path: 'Archive/Renamed', to_path: 'Archive/Again' });
-  assert.equal(r2.structuredContent!.links.links_rewritten, 0);
+  assert.equal(r2.structuredContent!.links, undefined, 'no link report without rewrite_links');
   assert.match(diskText('Refs/a.md'), /\[\[Renamed\]\]/);
 });
 
@@ -268,7 +271,7 @@ test('delete_note goes to .trash with a unique timestamped name; permanent unlin
   writeFileSync(join(vault, 'Gone.md'), 'x');
   await t.host.refresh('Gone.md');
   const p = await call(rw, 'delete_note', { path: 'Gone', permanent: true });
-  assert.equal(p.structuredContent!.trashed_to, null);
+  assert.equal(p.structuredContent!.trashed_to, undefined);
   assert.ok(!existsSync(join(vault, 'Gone.md')));
   assert.equal(refusalCode(await call(rw, 'delete_note', { path: 'link' })), 'invalid_path');
   assert.ok(existsSync(join(vault, 'Welcome.md')));
@@ -318,9 +321,9 @@ test('symlinks are never written through', async () => {
 test('get_conventions lists root first, for folders and note paths', async () => {
   const r = await call(rw, 'get_conventions', { path: 'Projects/Some note.md' });
   assert.equal(r.structuredContent!.folder, 'Projects');
-  assert.deepEqual(r.structuredContent!.conventions.map((c: { path: string }) => c.path), ['_conventions.md', 'Projects/_conventions.md']);
+  assert.deepEqual(Object.keys(r.structuredContent!.conventions), ['_conventions.md', 'Projects/_conventions.md']);
   const root = await call(rw, 'get_conventions', {});
-  assert.deepEqual(root.structuredContent!.conventions.map((c: { path: string }) => c.path), ['_conventions.md']);
+  assert.deepEqual(Object.keys(root.structuredContent!.conventions), ['_conventions.md']);
 });
 
 test('50 concurrent appenders with expected_hash retrying on stale_precondition lose nothing', async () => {

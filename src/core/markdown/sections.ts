@@ -55,6 +55,14 @@ function listing(outline: OutlineEntry[]): string {
  */
 export function resolveSection(outline: OutlineEntry[], spec: string, notePath: string): OutlineEntry {
   const raw = spec.trim();
+  // "#N Heading" (as search rows and outlines give it): the ordinal, unless the note changed and the
+  // heading text now names another section, in which case the text decides.
+  const labelled = /^#(\d+)\s+(\S.*)$/.exec(raw);
+  if (labelled) {
+    const at = outline[Number(labelled[1]) - 1];
+    if (at && norm(at.text) === norm(labelled[2])) return at;
+    if (!outline.some((e) => norm(e.text) === norm(raw))) return resolveSection(outline, labelled[2], notePath);
+  }
   const ord = /^#(\d+)$/.exec(raw);
   if (ord) {
     const n = Number(ord[1]);
@@ -81,4 +89,16 @@ export function resolveSection(outline: OutlineEntry[], spec: string, notePath: 
     }
   }
   refuse('not_found', `"${notePath}" has no section "${raw}". ${listing(outline)} Pass one of these texts or its #N ordinal.`, { headings: outline.length });
+}
+
+/** How a section is named in results: "#N Heading" (read_note and edit_note take it as section=). */
+export function sectionLabel(e: OutlineEntry): string {
+  return `${e.ordinal} ${e.text}`;
+}
+
+/** The innermost section holding `offset` (a heading's own line included); null before the first heading. */
+export function sectionAt(outline: OutlineEntry[], offset: number): OutlineEntry | null {
+  let hit: OutlineEntry | null = null;
+  for (const e of outline) if (e.start <= offset && offset < e.end && (!hit || e.start >= hit.start)) hit = e;
+  return hit;
 }

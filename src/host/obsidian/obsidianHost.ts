@@ -123,7 +123,7 @@ export class ObsidianHost implements VaultHost {
     if (type !== 'modify') this.byNfc = null;
     this.trackStat(type, f, oldPath);
     // A link created (or moved in) after the start-up survey is judged now; until then reads are refused anyway.
-    if (this.surveyDone && (type === 'create' || type === 'rename') && !hidden(f.path)) void this.gate.observe(f.path);
+    if (this.surveyDone && (type === 'create' || type === 'rename') && !hidden(f.path)) void this.gate.observe(f.path, type === 'rename' ? oldPath : undefined);
     if (!(f instanceof this.TFile) || hidden(f.path)) return;
     const path = nfc(f.path);
     if (type === 'delete') {
@@ -275,10 +275,19 @@ export class ObsidianHost implements VaultHost {
     }
   }
 
+  /** The folder move handled in this task (see moveUnder). */
+  private lastMove: { from: string; to: string | null } | null = null;
+
   /** Entries under folder `from`/ re-keyed under `to`/ (a rename) or dropped (to = null). */
   private moveUnder(from: string, to: string | null): void {
     const stats = this.fileStats;
     if (!stats || from === '') return;
+    // The app reports every folder under a moved folder too, in the same task: those entries were
+    // re-keyed with the top folder already, so each such event skips its scan of the whole list.
+    const last = this.lastMove;
+    if (last && from.startsWith(`${last.from}/`) && to === (last.to === null ? null : last.to + from.slice(last.from.length))) return;
+    this.lastMove = { from, to };
+    queueMicrotask(() => { this.lastMove = null; });
     const prefix = `${from}/`;
     const moved: [string, FileStat][] = [];
     for (const [path, st] of stats) if (path.startsWith(prefix)) moved.push([path, st]);

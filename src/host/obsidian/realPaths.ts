@@ -69,15 +69,33 @@ export class RealPathGate {
   private readonly judging = new Map<string, Promise<void>>();
 
   /** A path the app reported created or renamed: hidden at once, judged, then shown if the rule admits it. */
-  observe(rel: string): Promise<void> {
+  observe(rel: string, oldPath?: string): Promise<void> {
     const key = rel.normalize('NFC');
+    // A plain entry moved into a plain vault folder stays plain: no disk access at all (a folder
+    // rename is one event per file under it, all in one task of the app's thread).
+    if (oldPath !== undefined && this.plainInVault(oldPath.normalize('NFC')) && this.plainFolderOf(key)) {
+      this.refused.delete(key);
+      this.realOf.delete(key);
+      this.outsideRoots.delete(key);
+      return Promise.resolve();
+    }
     // A plain file or folder in a plain vault folder (what the app creates all day) is judged at once,
     // so a note just written is listed right away; links and anything unusual take the async path.
-    const plain = this.contain.locatePlainSync(key, rel);
+    const plain = oldPath === undefined ? this.contain.locatePlainSync(key, rel) : 'link';
     if (plain !== 'link' && plain !== null) { this.record(key, plain); return Promise.resolve(); }
     const p = this.judge(rel).then(() => undefined, () => undefined).finally(() => { if (this.judging.get(key) === p) this.judging.delete(key); });
     this.judging.set(key, p);
     return p;
+  }
+
+  /** Nothing recorded about `path` or above it: a plain entry of the vault (links are all recorded). */
+  private plainInVault(path: string): boolean {
+    return !this.realOf.has(path) && !RealPathGate.within(this.outsideRoots, path) && this.visible(path);
+  }
+
+  /** The folder holding `path` is a plain, shown vault folder. */
+  private plainFolderOf(path: string): boolean {
+    return !path.includes('/') || this.plainInVault(path.slice(0, path.lastIndexOf('/')));
   }
 
   /** Resolves once no judgment of `path` or a folder above it is pending. */

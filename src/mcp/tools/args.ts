@@ -3,10 +3,10 @@
 import { z } from 'zod';
 
 /** `folder`: a folder and its sub-folders; "" = root level only; omitted = the whole vault. */
-export const folderFilter = z.string().optional().describe('Only notes in this folder and its sub-folders; "" = root level only; omit for the whole vault');
+export const folderFilter = z.string().optional().describe('Folder and below; "" = root only');
 
 /** `frontmatter`: equality per key, list properties by membership (semantic/filters.ts notePredicate). */
-export const frontmatterFilter = z.record(z.string(), z.unknown()).optional().describe('Only notes whose frontmatter has these key/value pairs (a list property matches when it contains the value)');
+export const frontmatterFilter = z.record(z.string(), z.unknown()).optional().describe('Property → value (a list: contains)');
 
 /** `cursor`: the previous page's next_cursor. */
-export const pageCursor = z.string().optional().describe('next_cursor from the previous page');
+export const pageCursor = z.string().optional().describe('next_cursor');

@@ -1,6 +1,7 @@
 // read_file and list_files: any file, by reference and in bounded pieces.
 import { z } from 'zod';
 import { pageCursor } from './args.js';
+import { answer, cursorField, hintOut, moreHint, nextCursorOut, pathOut } from './results.js';
 import { defineTool, READ_ONLY } from '../tool.js';
 import { contentHash } from '../../core/hash.js';
 import { basename, inFolder } from '../../core/paths.js';
@@ -15,28 +16,26 @@ export const readFile = defineTool({
   title: 'Read any file',
   family: 'files',
   description: (deps) =>
-    'Read any vault file by path: text-like files (md, txt, csv, json, canvas, svg…) as text, images as MCP image content, other binaries as base64. ' +
-    `hash_only=true returns just size, MIME type and content_hash without the bytes. Files over ${Math.round(deps.settings().maxFileReadBytes / 1048576)} MB are refused unless read in pieces with offset/limit (bytes for base64, characters for text). ` +
-    'For notes prefer read_note (frontmatter, sections, outline); to list files use list_files.',
+    'Read any file: text as text, images as image content, others as base64; hash_only=true: size, type and hash only. ' +
+    `Over ${Math.round(deps.settings().maxFileReadBytes / 1048576)} MB only in pieces (offset/limit). Notes: read_note.`,
   input: z.strictObject({
-    path: z.string().describe('Vault-relative file path, e.g. "Attachments/diagram.png"'),
-    encoding: z.enum(['auto', 'text', 'base64']).default('auto').describe('"auto" (text for text-like files, image content for images, base64 otherwise), "text" or "base64"'),
-    offset: z.number().int().min(0).default(0).describe('Start at this character (text) or byte (base64)'),
-    limit: z.number().int().min(1).optional().describe('Return at most this many characters (text) or bytes (base64)'),
-    hash_only: z.boolean().default(false).describe('Only size, MIME type and content_hash'),
+    path: z.string().describe('File path'),
+    encoding: z.enum(['auto', 'text', 'base64']).default('auto').describe('auto, text or base64'),
+    offset: z.number().int().min(0).default(0).describe('Start character or byte'),
+    limit: z.number().int().min(1).optional().describe('Max characters or bytes'),
+    hash_only: z.boolean().default(false).describe('No content'),
   }),
   output: z.object({
-    path: z.string(),
-    size: z.number().int(),
-    mime_type: z.string(),
-    modified: z.string(),
-    content_hash: z.string(),
-    encoding: z.enum(['text', 'base64', 'image', 'none']),
-    content: z.string().optional().describe('Text, or base64 bytes; absent for images (sent as image content) and hash_only'),
-    truncated: z.boolean(),
-    offset: z.number().int(),
-    next_offset: z.number().int().nullable(),
-    total: z.number().int().describe('Characters (text) or bytes (otherwise) in the whole file'),
+    path: pathOut,
+    size: z.number().int().describe('Bytes'),
+    mime_type: z.string().describe('MIME type'),
+    modified: z.string().describe('UTC'),
+    content_hash: z.string().describe('sha256'),
+    encoding: z.enum(['text', 'base64', 'image', 'none']).describe('How content is given'),
+    content: z.string().optional().describe('Text or base64'),
+    next_offset: z.number().int().optional().describe('Cut: offset to go on'),
+    total: z.number().int().describe('Characters or bytes'),
+    hint: hintOut,
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
@@ -46,7 +45,7 @@ export const readFile = defineTool({
     const mime = mimeOf(st.path);
     const base = { path: st.path, size: bytes.length, mime_type: mime, modified: isoUtc(st.mtime), content_hash: contentHash(bytes) };
     if (args.hash_only) {
-      return { structured: { ...base, encoding: 'none' as const, truncated: false, offset: 0, next_offset: null, total: bytes.length }, text: `${st.path}: ${bytes.length} bytes, ${mime}, ${base.content_hash}` };
+      return { structured: { ...base, encoding: 'none' as const, total: bytes.length }, text: `${st.path}: ${bytes.length} bytes, ${mime}, ${base.content_hash}` };
     }
     const asText = args.encoding === 'text' || (args.encoding === 'auto' && isTextLike(st.path, bytes));
     const ranged = args.offset > 0 || args.limit !== undefined;
@@ -57,10 +56,7 @@ export const readFile = defineTool({
       const end = Math.min(text.length, args.offset + cap);
       const content = text.slice(args.offset, end);
       const truncated = end < text.length;
-      return {
-        structured: { ...base, encoding: 'text' as const, content, truncated, offset: args.offset, next_offset: truncated ? end : null, total: text.length },
-        text: content + (truncated ? `\n[truncated at ${end} of ${text.length} characters; continue with offset=${end}]` : ''),
-      };
+      return answer({ ...base, encoding: 'text' as const, content, ...(truncated ? { next_offset: end } : {}), total: text.length }, content, [truncated && `Cut at character ${end} of ${text.length}: go on with offset=${end}.`]);
     }
     const isImage = args.encoding === 'auto' && mime.startsWith('image/') && mime !== 'image/svg+xml';
     if (bytes.length > s.maxFileReadBytes && (!ranged || isImage)) {
@@ -68,7 +64,7 @@ export const readFile = defineTool({
     }
     if (isImage) {
       return {
-        structured: { ...base, encoding: 'image' as const, truncated: false, offset: 0, next_offset: null, total: bytes.length },
+        structured: { ...base, encoding: 'image' as const, total: bytes.length },
         text: `${st.path}: image ${mime}, ${bytes.length} bytes`,
         extra: [{ type: 'image' as const, data: Buffer.from(bytes).toString('base64'), mimeType: mime }],
       };
@@ -78,10 +74,7 @@ export const readFile = defineTool({
     const end = Math.min(bytes.length, args.offset + lim);
     const truncated = end < bytes.length;
     const content = Buffer.from(bytes.subarray(args.offset, end)).toString('base64');
-    return {
-      structured: { ...base, encoding: 'base64' as const, content, truncated, offset: args.offset, next_offset: truncated ? end : null, total: bytes.length },
-      text: `${st.path}: ${mime}, bytes ${args.offset}–${end} of ${bytes.length} as base64 in structuredContent.content${truncated ? `; continue with offset=${end}` : ''}`,
-    };
+    return answer({ ...base, encoding: 'base64' as const, content, ...(truncated ? { next_offset: end } : {}), total: bytes.length }, `${st.path}: ${mime}, bytes ${args.offset}–${end} of ${bytes.length} as base64 in structuredContent.content`, [truncated && `Cut at byte ${end} of ${bytes.length}: go on with offset=${end}.`]);
   },
 });
 
@@ -89,19 +82,19 @@ export const listFiles = defineTool({
   name: 'list_files',
   title: 'List files',
   family: 'files',
-  description: 'List files of any type (attachments, canvases, PDFs, notes) in a folder with size, MIME type and modification time, optionally filtered by a glob on the file name ("*.png", "report-*.pdf"). Use list_notes for notes with titles and tags, list_folders for the folder tree.',
+  description: 'Files of any type in a folder with size, type and time, optionally by a name glob ("*.png"). Notes with tags: list_notes.',
   input: z.strictObject({
-    folder: z.string().default('').describe('Folder to list; "" = the vault root'),
-    pattern: z.string().max(GLOB_MAX_LENGTH).optional().describe(`Glob on the file name: * any characters, ? one character, [abc] a set; case-insensitive; at most ${GLOB_MAX_LENGTH} characters`),
-    recursive: z.boolean().default(false).describe('Include sub-folders'),
-    limit: z.number().int().min(1).max(1000).default(100).describe('Rows per page (max 1000)'),
+    folder: z.string().default('').describe('Folder; "" = root'),
+    pattern: z.string().max(GLOB_MAX_LENGTH).optional().describe('Name glob: * ? [abc]'),
+    recursive: z.boolean().default(false).describe('With sub-folders'),
+    limit: z.number().int().min(1).max(1000).default(100).describe('Rows per page'),
     cursor: pageCursor,
   }),
   output: z.object({
-    folder: z.string(),
-    total: z.number().int(),
-    files: z.array(z.object({ path: z.string(), size: z.number().int(), mime_type: z.string(), modified: z.string() })),
-    next_cursor: z.string().nullable(),
+    total: z.number().int().describe('Files'),
+    files: z.array(z.object({ path: pathOut, size: z.number().int().describe('Bytes'), mime_type: z.string().describe('MIME type'), modified: z.string().describe('UTC') })).describe('Files'),
+    next_cursor: nextCursorOut,
+    hint: hintOut,
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
@@ -113,7 +106,7 @@ export const listFiles = defineTool({
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const { page, next_cursor } = pageAfter(rows, (f) => f.path, args.limit, 'list_files', args.cursor);
     const files = page.map((f) => ({ path: f.path, size: f.size, mime_type: mimeOf(f.path), modified: isoUtc(f.mtime) }));
-    return { structured: { folder, total: rows.length, files, next_cursor }, text: files.map((f) => `${f.path}  ${f.size} B  ${f.mime_type}`).join('\n') || 'No files.' };
+    return answer({ total: rows.length, files, ...cursorField(next_cursor) }, files.map((f) => `${f.path}  ${f.size} B  ${f.mime_type}`).join('\n') || 'No files.', [moreHint(files.length, rows.length, next_cursor)]);
   },
 });
 

@@ -6,8 +6,8 @@ import { refuse } from '../../core/errors.js';
 import { contentHash } from '../../core/hash.js';
 import { normalizeFilePath, isNotePath, dirname } from '../../core/paths.js';
 import { checkHashArg, requireHash, checkFresh, checkSize, guarded } from '../../services/writeSupport.js';
-import { conventionsFor, conventionsText } from '../../services/conventions.js';
-import { deleteAny, conventionRow, asCaller } from './notes-write.js';
+import { asCaller, conventionsEcho, conventionsOut, deleteAny, deleteOut } from './write-shared.js';
+import { pathOut } from './results.js';
 
 const B64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
@@ -16,17 +16,15 @@ export const writeFile = defineTool({
   title: 'Write a file',
   family: 'write',
   description: (deps) =>
-    'Write a non-markdown file (image, PDF, canvas, JSON, CSV…): content is base64 (default) or text (UTF-8). Missing folders are created. ' +
-    'An existing file is only replaced with overwrite=true (else already_exists); pass expected_hash (content_hash from read_file(hash_only=true)) to replace only the version you know. expected_hash for a file that does not exist is refused with no_incumbent. ' +
-    `Files over ${deps.settings().maxWriteBytes} bytes are refused (payload_too_large). Markdown notes are refused: use create_note / edit_note. Symbolic links are never written through. To delete use delete_file.`,
+    `Write a non-markdown file from base64 or text (≤ ${deps.settings().maxWriteBytes} bytes); replaces one only with overwrite=true. Notes: create_note.`,
   input: z.strictObject({
-    path: z.string().describe('Vault-relative file path, e.g. "Attachments/chart.png"'),
-    content: z.string().describe('The file bytes: base64 (encoding="base64") or UTF-8 text (encoding="text")'),
-    encoding: z.enum(['base64', 'text']).default('base64').describe('"base64" (default) or "text"'),
-    overwrite: z.boolean().default(false).describe('Replace an existing file'),
-    expected_hash: z.string().optional().describe('content_hash of the file you mean to replace (read_file with hash_only=true)'),
+    path: z.string().describe('File path'),
+    content: z.string().describe('Base64 or text'),
+    encoding: z.enum(['base64', 'text']).default('base64').describe('Encoding'),
+    overwrite: z.boolean().default(false).describe('May replace'),
+    expected_hash: z.string().optional().describe('Hash of the file replaced'),
   }),
-  output: z.object({ path: z.string(), created: z.boolean(), size: z.number().int(), content_hash: z.string(), conventions: z.array(conventionRow) }),
+  output: z.object({ path: pathOut, created: z.boolean().describe('False: replaced'), size: z.number().int().describe('Bytes'), content_hash: z.string().describe('sha256'), conventions: conventionsOut }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     checkHashArg(args.expected_hash);
@@ -54,10 +52,10 @@ export const writeFile = defineTool({
       },
     })));
     const hash = contentHash(bytes);
-    const conv = await conventionsFor(ctx.vault, dirname(path));
+    const conv = await conventionsEcho(ctx, dirname(path));
     return {
-      structured: { path, created: r.created, size: bytes.length, content_hash: hash, conventions: conv.map((c) => ({ path: c.path, content: c.content, truncated: c.truncated })) },
-      text: `${r.created ? 'Created' : 'Replaced'} ${path} (${bytes.length} bytes)\ncontent_hash: ${hash}${conventionsText(conv)}`,
+      structured: { path, created: r.created, size: bytes.length, content_hash: hash, ...(conv.conventions ? { conventions: conv.conventions } : {}) },
+      text: `${r.created ? 'Created' : 'Replaced'} ${path} (${bytes.length} bytes)\ncontent_hash: ${hash}${conv.text}`,
     };
   },
 });
@@ -66,15 +64,13 @@ export const deleteFile = defineTool({
   name: 'delete_file',
   title: 'Delete a file',
   family: 'write',
-  description:
-    'Delete a non-markdown file (attachment, canvas, PDF…): to the trash by default (Obsidian: the user\'s "Deleted files" setting; headless: .trash/ with a timestamped, never-overwritten name), or for good with permanent=true. ' +
-    'Pass expected_hash (read_file with hash_only=true) to delete only the version you know. Notes are refused (use delete_note); folders and symbolic links are refused.',
+  description: 'Delete a non-markdown file: to the trash, or for good with permanent=true.',
   input: z.strictObject({
-    path: z.string().describe('Vault-relative file path'),
-    permanent: z.boolean().default(false).describe('Delete for good instead of moving to the trash'),
-    expected_hash: z.string().optional().describe('content_hash of the file (read_file with hash_only=true)'),
+    path: z.string().describe('File path'),
+    permanent: z.boolean().default(false).describe('For good'),
+    expected_hash: z.string().optional().describe('Its hash'),
   }),
-  output: z.object({ path: z.string(), permanent: z.boolean(), trashed_to: z.string().nullable(), previous_hash: z.string() }),
+  output: deleteOut,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     checkHashArg(args.expected_hash);

@@ -2,6 +2,7 @@
 // listed only when the vault is a git work tree (src/git/feature.ts).
 import { z } from 'zod';
 import { pageCursor } from './args.js';
+import { answer, cursorField, hintOut, nextCursorOut } from './results.js';
 import { defineTool, READ_ONLY, type ServerDeps, type ToolContext } from '../tool.js';
 import { refuse } from '../../core/errors.js';
 import { normalizeFilePath, normalizeFolderPath, withinRoot } from '../../core/paths.js';
@@ -21,15 +22,13 @@ function gitOf(ctx: ToolContext): GitRunner {
   return g;
 }
 
-const fileRow = z.object({ path: z.string(), status: z.string(), from: z.string().optional() });
+
 const commitRow = z.object({
-  sha: z.string(),
-  date: z.string().describe('Author date, UTC'),
-  author: z.string(),
-  email: z.string(),
-  message: z.string(),
-  files: z.array(fileRow).describe('Files of the asked path this commit changed (inside your root, dot-folders left out)'),
-  files_truncated: z.boolean(),
+  sha: z.string().describe('Commit'),
+  date: z.string().describe('UTC'),
+  author: z.string().describe('Author'),
+  message: z.string().describe('Message'),
+  files: z.array(z.string()).describe('Files changed under the path: "modified a.md", "renamed a.md → b.md"'),
 });
 
 /** Files the caller may see; a rename's old path only when it is visible too. */
@@ -43,9 +42,9 @@ function shape(c: Commit, root: string) {
   const files = visibleFiles(c.files, root);
   const msg = c.message.length > MAX_MESSAGE_CHARS ? c.message.slice(0, MAX_MESSAGE_CHARS) + '…' : c.message;
   return {
-    sha: c.sha, date: isoUtc(Date.parse(c.date)), author: c.author, email: c.email, message: msg,
-    files: files.slice(0, MAX_FILES_PER_COMMIT).map((f) => ({ path: f.path, status: f.status, ...(f.from !== undefined ? { from: f.from } : {}) })),
-    files_truncated: files.length > MAX_FILES_PER_COMMIT,
+    sha: c.sha, date: isoUtc(Date.parse(c.date)), author: c.author, message: msg,
+    files: files.slice(0, MAX_FILES_PER_COMMIT).map((f) => `${f.status} ${f.from !== undefined ? `${f.from} → ` : ''}${f.path}`),
+    more_files: files.length > MAX_FILES_PER_COMMIT,
   };
 }
 
@@ -64,18 +63,18 @@ export const getHistory = defineTool({
   title: 'Git history',
   family: 'git',
   description:
-    'Commits that touched a note, an attachment, a folder or the whole vault (omit path), newest first, from the vault\'s git repository (e.g. kept by the obsidian-git plugin): sha, date (UTC), author, message and the files of that path each commit changed. ' +
-    'A file is followed across renames. since limits to commits after a time. Paged: pass next_cursor as cursor. For the text of a change use get_diff.',
+    'Git commits that touched a note, file, folder or the whole vault, newest first, with the files each changed; a file is followed across renames. The change itself: get_diff.',
   input: z.strictObject({
-    path: z.string().optional().describe('Vault-relative note, file or folder; omit for the whole vault'),
-    limit: z.number().int().min(1).max(100).default(20).describe('Commits per page (max 100)'),
-    since: z.string().optional().describe('Only commits after this time (ISO 8601, e.g. "2026-01-31" or "2026-01-31T09:00:00Z")'),
+    path: z.string().optional().describe('Note, file or folder'),
+    limit: z.number().int().min(1).max(100).default(20).describe('Commits per page'),
+    since: z.string().optional().describe('After this time (ISO 8601)'),
     cursor: pageCursor,
   }),
   output: z.object({
-    path: z.string().describe('The file or folder asked about; without path, the key\'s root ("" = the whole vault)'),
+    path: z.string().describe('Path asked'),
     commits: z.array(commitRow).describe('Newest first'),
-    next_cursor: z.string().nullable().describe('Pass as cursor for older commits; null = no more'),
+    next_cursor: nextCursorOut,
+    hint: hintOut,
   }),
   annotations: READ_ONLY,
   available,
@@ -92,28 +91,29 @@ export const getHistory = defineTool({
       head = c.head;
       skip = c.skip;
     } else head = await headSha(git);
-    if (!head) return { structured: { path: t.path, commits: [], next_cursor: null }, text: 'The repository has no commits yet.' };
+    if (!head) return { structured: { path: t.path, commits: [] }, text: 'The repository has no commits yet.' };
     const { commits, more } = await history(git, { path: t.path, isFile: t.isFile, head, skip, limit: args.limit, ...(since ? { since } : {}) });
-    const rows = commits.map((c) => shape(c, ctx.vault.root)).filter((c) => c.files.length > 0 || (!t.isFile && t.path === '' && ctx.vault.root === ''));
+    const shaped = commits.map((c) => shape(c, ctx.vault.root)).filter((c) => c.files.length > 0 || (!t.isFile && t.path === '' && ctx.vault.root === ''));
+    const manyFiles = shaped.filter((c) => c.more_files).map((c) => c.sha.slice(0, 10));
+    const rows = shaped.map(({ more_files: _m, ...c }) => c);
     const next = more ? encodeCursor({ k: 'get_history', head, skip: skip + commits.length, p: t.path }) : null;
-    const text = rows.map((c) => `${c.sha.slice(0, 10)}  ${c.date}  ${c.author}  ${c.message.split('\n')[0]}\n${c.files.map((f) => `    ${f.status} ${f.from ? `${f.from} → ` : ''}${f.path}`).join('\n')}`).join('\n') || 'No commits touched this path.';
-    return { structured: { path: t.path, commits: rows, next_cursor: next }, text: text + (next ? '\n[more: pass next_cursor]' : '') };
+    const text = rows.map((c) => `${c.sha.slice(0, 10)}  ${c.date}  ${c.author}  ${c.message.split('\n')[0]}\n${c.files.map((f) => `    ${f}`).join('\n')}`).join('\n') || 'No commits touched this path.';
+    return answer({ path: t.path, commits: rows, ...cursorField(next) }, text, [
+      manyFiles.length > 0 && `Commits ${manyFiles.join(', ')} changed more than ${MAX_FILES_PER_COMMIT} files; only the first ${MAX_FILES_PER_COMMIT} are listed (ask with a narrower path).`,
+      next && 'Older commits: pass next_cursor as cursor.',
+    ]);
   },
 });
 
 const diffRow = z.object({
-  sha: z.string().nullable().describe('The commit (per_commit), or null for the combined diff'),
-  date: z.string().nullable(),
-  author: z.string().nullable(),
-  message: z.string().nullable(),
-  path: z.string().describe('The file at that commit'),
-  binary: z.boolean(),
-  added_lines: z.number().int(),
-  deleted_lines: z.number().int(),
-  size_before: z.number().int().nullable(),
-  size_after: z.number().int().nullable(),
-  diff: z.string().describe('Unified diff, or a one-line size summary for a binary file'),
-  truncated: z.boolean(),
+  sha: z.string().optional().describe('Commit (per_commit)'),
+  message: z.string().optional().describe('Its message'),
+  path: z.string().describe('File then'),
+  binary: z.boolean().optional().describe('Binary: size summary only'),
+  added_lines: z.number().int().describe('Lines added'),
+  deleted_lines: z.number().int().describe('Lines deleted'),
+  diff: z.string().describe('Unified diff'),
+  truncated: z.boolean().optional().describe('Cut'),
 });
 
 export const getDiff = defineTool({
@@ -121,23 +121,21 @@ export const getDiff = defineTool({
   title: 'Git diff of a file',
   family: 'git',
   description: (deps) =>
-    'What changed in one note or file, from the vault\'s git repository: a unified diff from a commit (since_sha) or from the last commit at or before a time (since_timestamp) to the file as it is now (uncommitted edits included); with neither, the uncommitted changes. ' +
-    `per_commit=true gives one diff per commit instead (newest first, at most limit). Binary files get a size summary. Output is capped at ${deps.settings().readCapChars} characters; truncated and total_chars say when it was cut.`,
+    'Unified diff of a note or file from since_sha or since_timestamp to now, uncommitted edits included (neither: those alone); per_commit=true: one per commit. ' +
+    `Capped at ${deps.settings().readCapChars} characters.`,
   input: z.strictObject({
-    path: z.string().describe('Vault-relative path of a note or file'),
-    since_sha: z.string().optional().describe('A commit sha (full or abbreviated, from get_history)'),
-    since_timestamp: z.string().optional().describe('A time (ISO 8601); the base is the last commit at or before it'),
-    per_commit: z.boolean().default(false).describe('One diff per commit instead of one combined diff'),
-    limit: z.number().int().min(1).max(50).optional().describe('per_commit: most commits (default 10)'),
+    path: z.string().describe('Note or file'),
+    since_sha: z.string().optional().describe('Commit (get_history)'),
+    since_timestamp: z.string().optional().describe('Time (ISO 8601)'),
+    per_commit: z.boolean().default(false).describe('One diff per commit'),
+    limit: z.number().int().min(1).max(50).optional().describe('per_commit: most commits'),
   }),
   output: z.object({
-    path: z.string().describe('Vault-relative path of the file'),
-    base: z.string().nullable().describe('Commit the combined diff starts from (null = before the first commit)'),
-    to: z.string().describe('"working tree" or the newest commit'),
-    diffs: z.array(diffRow).describe('One combined diff, or one per commit with per_commit=true'),
-    truncated: z.boolean().describe('True when diffs were cut to the size cap (total_chars says how much there was)'),
-    total_chars: z.number().int().describe('Characters of all diffs before the cap'),
-    more_commits: z.boolean().describe('True when commits beyond limit were left out'),
+    path: z.string().describe('File'),
+    base: z.string().nullable().describe('From commit (null: none)'),
+    diffs: z.array(diffRow).describe('Diffs'),
+    total_chars: z.number().int().describe('Characters before the cap'),
+    hint: hintOut,
   }),
   annotations: READ_ONLY,
   available,
@@ -161,22 +159,23 @@ export const getDiff = defineTool({
     type Row = z.infer<typeof diffRow>;
     const rows: Row[] = [];
     let more = false;
-    let to = 'working tree';
+    const rowOf = (d: Awaited<ReturnType<typeof fileDiff>>, at: string, c?: { sha: string; message: string }): Row => ({
+      ...(c ? { sha: c.sha, message: c.message } : {}), path: at, ...(d.binary ? { binary: true } : {}),
+      added_lines: d.added, deleted_lines: d.deleted, diff: d.diff, ...(d.capped ? { truncated: true } : {}),
+    });
     if (!args.per_commit) {
       const d = await fileDiff(git, base ?? empty, null, path, workingSize, cap * 4 + 4096);
-      rows.push({ sha: null, date: null, author: null, message: null, path, binary: d.binary, added_lines: d.added, deleted_lines: d.deleted, size_before: d.size_before, size_after: d.size_after, diff: d.diff, truncated: d.capped });
+      rows.push(rowOf(d, path));
     } else {
       const { commits, more: m } = await commitsOf(git, path, args.since_sha !== undefined || args.since_timestamp !== undefined ? base : null, args.limit ?? 10);
       more = m;
-      to = commits[0]?.sha ?? 'HEAD';
       for (const c of commits) {
         const row = c.files.find((f) => f.path === path) ?? c.files[0];
         const at = row?.path ?? path;
         if (hiddenPath(at) || !withinRoot(at, ctx.vault.root)) continue;
         const from = row?.from !== undefined && !hiddenPath(row.from) && withinRoot(row.from, ctx.vault.root) ? row.from : undefined;
         const d = await fileDiff(git, c.parents[0] ?? empty, c.sha, at, () => null, cap * 4 + 4096, from);
-        const s = shape(c, ctx.vault.root);
-        rows.push({ sha: c.sha, date: s.date, author: c.author, message: s.message, path: at, binary: d.binary, added_lines: d.added, deleted_lines: d.deleted, size_before: d.size_before, size_after: d.size_after, diff: d.diff, truncated: d.capped });
+        rows.push(rowOf(d, at, { sha: c.sha, message: shape(c, ctx.vault.root).message }));
       }
     }
     // One budget for all diffs, in order; what does not fit is cut and said so.
@@ -188,8 +187,11 @@ export const getDiff = defineTool({
       left -= r.diff.length;
     }
     const head = args.per_commit ? null : base;
-    const text = rows.map((r) => `${r.sha ? `commit ${r.sha}  ${r.date}  ${r.author}\n    ${(r.message ?? '').split('\n')[0]}\n` : `${path}: ${head ? head.slice(0, 10) : 'before the first commit'} → working tree\n`}${r.diff || '(no changes)'}${r.truncated ? `\n[diff truncated: ${total} characters in all, cap ${cap} (setting readCapChars)]` : ''}`).join('\n') || 'No commits changed this file in that range.';
-    return { structured: { path, base: head, to, diffs: rows, truncated, total_chars: total, more_commits: more }, text };
+    const text = rows.map((r) => `${r.sha ? `commit ${r.sha}\n    ${(r.message ?? '').split('\n')[0]}\n` : `${path}: ${head ? head.slice(0, 10) : 'before the first commit'} → working tree\n`}${r.diff || '(no changes)'}`).join('\n') || 'No commits changed this file in that range.';
+    return answer({ path, base: head, diffs: rows, total_chars: total }, text, [
+      truncated && `Diffs cut at the read cap (${cap} of ${total} characters, setting readCapChars): narrow with since_sha or per_commit and limit.`,
+      more && 'More commits changed this file: raise limit or narrow with since_sha.',
+    ]);
   },
 });
 

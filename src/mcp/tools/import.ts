@@ -12,30 +12,27 @@ import { importSettings } from '../../net/settings.js';
 
 export const importFromUrl = defineTool({
   name: 'import_from_url',
-  title: 'Import a file from the web',
+  title: 'Import from a URL',
   family: 'transfer',
   description: (deps) => {
     const s = importSettings(deps.settings());
-    return `Fetch a web resource (${s.importAllowHttp ? 'https or http' : 'https only'}) straight into the vault at path, without its bytes passing through the conversation. This makes a network request from the user's computer. ` +
-      'Only public internet addresses are reached: private, loopback, link-local, carrier-grade NAT, multicast and cloud-metadata addresses are refused in every spelling, also after a redirect (at most 5). ' +
-      `At most ${landingCap(deps.settings())} bytes and ${s.importTimeoutS} s. The file never replaces an existing one unless overwrite=true. Returns final_url, size, sha256 and MIME type.`;
+    return `Fetch a web resource (${s.importAllowHttp ? 'https or http' : 'https only'}) into the vault at path, not through the conversation; fetched from the user's computer, public addresses only. ` +
+      `At most ${landingCap(deps.settings())} bytes and ${s.importTimeoutS} s; replaces only with overwrite=true.`;
   },
   input: z.strictObject({
-    url: z.string().max(4000).describe('Absolute https URL (http only when the vault owner allowed it)'),
-    path: z.string().describe('Vault-relative destination path including the file name, e.g. "Clippings/paper.pdf"'),
-    overwrite: z.boolean().default(false).describe('Allow replacing an existing file at path'),
-    expected_hash: z.string().optional().describe('With overwrite: content_hash of the file you mean to replace'),
+    url: z.string().max(4000).describe('https URL'),
+    path: z.string().describe('Destination, e.g. "Clippings/a.pdf"'),
+    overwrite: z.boolean().default(false).describe('May replace a file'),
+    expected_hash: z.string().optional().describe('Hash of the file it replaces'),
   }),
   output: z.object({
-    path: z.string().describe('Vault-relative path written'),
-    created: z.boolean().describe('True when the file was created, false when it replaced one'),
-    size: z.number().int().describe('Bytes written'),
-    sha256: z.string().describe('SHA-256 of the file, hex'),
-    content_hash: z.string().describe('"sha256:…", as expected_hash takes it'),
-    mime: z.string().describe('MIME type (the server\'s Content-Type, else from the extension)'),
-    final_url: z.string().describe('The URL the bytes came from, after redirects'),
-    redirects: z.array(z.string()).describe('Each redirect target followed, in order'),
-    status: z.number().int().describe('HTTP status of the final response'),
+    path: z.string().describe('Written'),
+    created: z.boolean().describe('False: replaced'),
+    size: z.number().int().describe('Bytes'),
+    content_hash: z.string().describe('sha256'),
+    mime: z.string().describe('MIME type'),
+    final_url: z.string().describe('After redirects'),
+    redirects: z.array(z.string()).describe('Redirects followed'),
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   async handler(args, ctx) {
@@ -64,7 +61,7 @@ export const importFromUrl = defineTool({
     const mime = ct && ct !== 'application/octet-stream' && /^[\w.+-]+\/[\w.+-]+$/.test(ct) ? ct : mimeOf(dest.path);
     const sha = r.content_hash.slice('sha256:'.length);
     return {
-      structured: { path: dest.path, created: r.created, size: r.size, sha256: sha, content_hash: r.content_hash, mime, final_url: got.finalUrl, redirects: got.redirects, status: got.status },
+      structured: { path: dest.path, created: r.created, size: r.size, content_hash: r.content_hash, mime, final_url: got.finalUrl, redirects: got.redirects },
       text: `${r.created ? 'Imported' : 'Replaced'} ${dest.path} (${r.size} bytes, ${mime}) from ${got.finalUrl}${got.redirects.length ? ` after ${got.redirects.length} redirect(s)` : ''}\nsha256: ${sha}`,
     };
   },

@@ -10,7 +10,7 @@ import { fileWriteTools } from './files-write.js';
 import { conventionTools } from './conventions.js';
 import { summarizeTools } from './summarize.js';
 import { jobTools } from './jobs.js';
-import { graphTools } from './graph.js';
+import { graphTools } from './graph/index.js';
 import { taskTools } from './tasks.js';
 import { timeTools } from './time.js';
 import { transferTools } from './transfer.js';

@@ -8,22 +8,20 @@ import { jobStore, softDeadlineMs, JOB_RETENTION_MS } from '../../jobs/jobs.js';
 
 export const getJobResult = defineTool({
   name: 'get_job_result',
-  title: 'Get the result of a background job',
+  title: 'Background job result',
   family: 'read',
-  description: `Poll a background job started by a tool that answered {status: "working", job_id} (summarize, reindex, build_embeddings). Answers "working" (running_for_s, retry_after_s: wait that long before polling again), "completed" (result: the tool's full result) or "failed" (error: code and message). wait_s waits up to that many seconds for the job to finish before answering. Finished jobs are kept for ${JOB_RETENTION_MS / 3_600_000} hour.`,
+  description: `The result of a tool that answered "working": still working (retry_after_s), completed (result) or failed (error). Kept ${JOB_RETENTION_MS / 3_600_000} hour.`,
   input: z.strictObject({
-    job_id: z.string().max(100).describe('The job_id from the "working" answer'),
-    wait_s: z.number().min(0).max(60).default(0).describe('Wait up to this many seconds (capped at the server\'s soft deadline) for the job to finish'),
+    job_id: z.string().max(100).describe('From the working answer'),
+    wait_s: z.number().min(0).max(60).default(0).describe('Wait up to this long'),
   }),
   output: z.object({
-    status: z.enum(['working', 'completed', 'failed']),
-    job_id: z.string(),
-    tool: z.string().describe('The tool that started the job'),
-    running_for_s: z.number().optional(),
-    retry_after_s: z.number().optional(),
-    progress: z.string().nullable().optional(),
-    result: z.record(z.string(), z.unknown()).optional().describe('completed: the tool\'s structured result'),
-    error: z.object({ code: z.string(), message: z.string() }).optional().describe('failed: why'),
+    status: z.enum(['working', 'completed', 'failed']).describe('State'),
+    tool: z.string().describe('Tool'),
+    retry_after_s: z.number().optional().describe('Poll again after'),
+    progress: z.string().optional().describe('How far'),
+    result: z.record(z.string(), z.unknown()).optional().describe('The tool\'s result'),
+    error: z.string().optional().describe('failed: "code: why"'),
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
@@ -33,14 +31,14 @@ export const getJobResult = defineTool({
     const v = store.view(owner, args.job_id);
     if (!v) refuse('not_found', `No job "${args.job_id}" for this key: it never existed, belongs to another key, or finished more than an hour ago. Run the tool again.`);
     if (v.state === 'working') {
-      const out = { status: 'working' as const, job_id: args.job_id, tool: v.tool, running_for_s: v.running_for_s, retry_after_s: v.retry_after_s, progress: v.progress };
+      const out = { status: 'working' as const, tool: v.tool, retry_after_s: v.retry_after_s, ...(v.progress ? { progress: v.progress } : {}) };
       return { structured: out, text: `${v.tool} is still running (${v.running_for_s} s${v.progress ? `, ${v.progress}` : ''}); poll again in about ${v.retry_after_s} s.` };
     }
     if (v.state === 'failed') {
-      const out = { status: 'failed' as const, job_id: args.job_id, tool: v.tool, error: { code: String(v.error.code), message: v.error.message } };
+      const out = { status: 'failed' as const, tool: v.tool, error: `${v.error.code}: ${v.error.message}` };
       return { structured: out, text: `${v.tool} failed: ${v.error.message}\nMCP-JOB-ERROR ${JSON.stringify({ code: v.error.code, ...v.error.details })}` };
     }
-    const out = { status: 'completed' as const, job_id: args.job_id, tool: v.tool, result: v.result.structured as Record<string, unknown> };
+    const out = { status: 'completed' as const, tool: v.tool, result: v.result.structured as Record<string, unknown> };
     return { structured: out, text: v.result.text ?? JSON.stringify(v.result.structured), ...(v.result.extra ? { extra: v.result.extra } : {}), ...(v.result.meta ? { meta: v.result.meta } : {}) };
   },
 });

@@ -8,11 +8,13 @@ import { decodeCursor, encodeCursor } from '../../core/cursor.js';
 import { contentHash } from '../../core/hash.js';
 import { notePredicate } from '../../semantic/filters.js';
 import type { KeywordService } from '../../search/service.js';
-import { snippet } from '../../search/snippet.js';
+import { snippetAt } from '../../search/snippet.js';
+import { buildOutline, sectionAt, sectionLabel } from '../../core/markdown/sections.js';
+import { answer, cursorField, hintOut, nextCursorOut, pathOut, waitInput } from './results.js';
 import type { HitKey } from '../../search/rank.js';
 import { runAsJob, workingFields } from '../../jobs/jobs.js';
 import { clearInterval, setInterval } from 'node:timers';
-import { FIRST_BUILD_WAIT_MS, staleStatus, waitAtMost } from '../../search/types.js';
+import { FIRST_BUILD_WAIT_MS, waitAtMost } from '../../search/types.js';
 
 function keyword(deps: ServerDeps): KeywordService | undefined {
   const k = deps.services.keyword;
@@ -21,11 +23,12 @@ function keyword(deps: ServerDeps): KeywordService | undefined {
 
 const CURSOR_KIND = 'kw';
 
-/** Staleness in structuredContent (clients such as Claude Code show the model nothing else). */
-export const staleOut = {
-  index_stale: z.boolean().describe('True while some notes are not indexed yet (first build after start, or changes moments ago): results may miss them'),
-  index_status: z.string().optional().describe('When index_stale: how far indexing is and what to do for a complete answer'),
-};
+/** The note's title as people wrote it, only when the file name does not already say it (compact rows). */
+export function titleField(path: string, title: string | null | undefined): { title?: string } {
+  const base = path.slice(path.lastIndexOf('/') + 1).replace(/\.md$/i, '');
+  return title && title !== base ? { title } : {};
+}
+
 
 function fingerprint(args: Record<string, unknown>): string {
   const { cursor: _c, limit: _l, wait_for_pending_writes: _w, ...rest } = args;
@@ -37,34 +40,32 @@ export const keywordSearch = defineTool({
   title: 'Keyword search',
   family: 'search',
   description:
-    'Find notes by words, names, titles and identifiers. One row per note: path, title, score, the fields that matched (title, aliases, headings, tags, body) and a snippet with the matched words in **bold** (a title or alias match shows the note\'s opening words). ' +
-    'Ranking puts title and alias matches above headings, tags and body text. Words are ANDed: rows with `match: "all"` contain every term; `match: "any"` rows (some terms only) follow them. ' +
-    'Syntax: "exact phrase", prefix*, -excluded, a OR b; anything else (bge-m3, C++, foo:bar) is searched literally. Case, accents and diacritics are ignored; CJK and Thai text is segmented into words. ' +
-    'Filters (folder, tags, frontmatter) apply before the limit. Page with next_cursor. _meta.index_stale is true while notes are still being (re)indexed; pass wait_for_pending_writes=true to wait for them. ' +
-    'For paraphrased questions use semantic_search or hybrid_search when listed.',
+    'Find notes by words, names, identifiers: per note its size, matched fields, a snippet with hits in **bold**, and the section where they match (for read_note). ' +
+    'Notes with every word first. Syntax: "phrase", prefix*, -exclude, a OR b.',
   input: z.strictObject({
-    query: z.string().min(1).max(10_000).describe('Words to find; supports "phrase", prefix*, -exclude, OR'),
+    query: z.string().min(1).max(10_000).describe('Words'),
     folder: folderFilter,
-    tags: z.array(z.string()).optional().describe('Only notes carrying every one of these tags (frontmatter or inline; "a" also matches "#a/b")'),
+    tags: z.array(z.string()).optional().describe('Notes with all these tags'),
     frontmatter: frontmatterFilter,
-    limit: z.number().int().min(1).max(100).default(20).describe('Rows per page (max 100)'),
-    cursor: z.string().optional().describe('next_cursor from the previous page of the same query'),
-    wait_for_pending_writes: z.boolean().default(false).describe('Wait (up to 10 s) until every pending note change is indexed before searching'),
+    limit: z.number().int().min(1).max(100).default(20).describe('Rows per page'),
+    cursor: z.string().optional().describe('next_cursor'),
+    wait_for_pending_writes: waitInput,
   }),
   output: z.object({
-    query: z.string(),
     results: z.array(z.object({
-      path: z.string(),
-      title: z.string(),
-      score: z.number(),
-      match: z.enum(['all', 'any']).describe('"all": the note has every query term; "any": only some'),
-      fields: z.array(z.string()).describe('Fields that matched: title, aliases, headings, tags, body'),
-      snippet: z.string(),
-    })),
-    total: z.number().int().describe('Matching notes (all pages)'),
-    total_all: z.number().int().describe('Of those, notes matching every term'),
-    next_cursor: z.string().nullable(),
-    ...staleOut,
+      path: pathOut,
+      title: z.string().optional().describe('Title as written (frontmatter, H1…), when not the file name'),
+      score: z.number().describe('Relevance'),
+      match: z.enum(['all', 'any']).describe('all words, or some'),
+      fields: z.array(z.string()).describe('Where: title, body…'),
+      size: z.number().int().describe('Bytes'),
+      section: z.string().optional().describe('Where the words are'),
+      snippet: z.string().describe('Hits in context'),
+    })).describe('One row per note, best first'),
+    total: z.number().int().describe('Notes matching'),
+    total_all: z.number().int().describe('With every word'),
+    next_cursor: nextCursorOut,
+    hint: hintOut,
   }),
   annotations: READ_ONLY,
   available: (deps) => !!keyword(deps),
@@ -94,41 +95,49 @@ export const keywordSearch = defineTool({
       let text = '';
       try { text = await ctx.vault.host.readText(h.path); } catch { /* vanished since indexed */ }
       const opening = h.fields.includes('title') || h.fields.includes('aliases');
+      const snip = snippetAt(text, { exact, prefixes }, svc.analyzerInUse, opening);
+      // The section where the words match (not for a title/alias hit, whose snippet is the opening).
+      const where = !opening && text ? sectionAt(buildOutline(text, ctx.vault.metadata(h.path)?.headings), snip.offset) : null;
       results.push({
         path: h.path,
-        title: h.title,
+        ...titleField(h.path, h.title),
         score: Math.round(h.score * 1000) / 1000,
         match: h.matchedAll ? 'all' as const : 'any' as const,
         fields: h.fields,
-        snippet: snippet(text, { exact, prefixes }, svc.analyzerInUse, opening),
+        size: ctx.vault.stat(h.path)?.size ?? text.length,
+        ...(where ? { section: sectionLabel(where) } : {}),
+        snippet: snip.text,
       });
     }
     const last = page[page.length - 1];
     const next_cursor = last && more ? encodeCursor({ k: CURSOR_KIND, q: fp, g: last.matchedAll ? 0 : 1, s: last.score, p: last.path }) : null;
     const stale = svc.stale();
-    const out = { query: args.query, results, total, total_all: totalAll, next_cursor, index_stale: stale, ...(stale ? { index_status: staleStatus(svc.unavailableReason()) } : {}) };
-    const lines = results.map((r, i) => `${offset + i + 1}. ${r.path}  (score ${r.score}, ${r.match === 'all' ? 'all terms' : 'some terms'}; ${r.fields.join(', ')})\n   ${r.snippet}`);
-    const text = [
+    const pending = stale ? svc.status().pending : 0;
+    const lines = results.map((r, i) => `${offset + i + 1}. ${r.path}${r.section ? ` ${r.section}` : ''}  (score ${r.score}, ${r.match === 'all' ? 'all terms' : 'some terms'}; ${r.fields.join(', ')}; ${r.size} B)\n   ${r.snippet}`);
+    const body = [
       ...(lines.length ? lines : [`No note matches "${args.query}".${parsed.clauses.length ? '' : ' (The query has no searchable words.)'}`]),
-      `${total} matching note(s), ${totalAll} with every term${next_cursor ? '; more with next_cursor' : ''}.`,
-      ...(stale ? ['Some notes are still being indexed (index_stale); pass wait_for_pending_writes=true for a complete answer.'] : []),
+      `${total} matching note(s), ${totalAll} with every term.`,
     ].join('\n');
-    return { structured: out, text, meta: { index_stale: stale, ...(waited === false ? { wait_timed_out: true } : {}) } };
+    const res = answer({ results, total, total_all: totalAll, ...cursorField(next_cursor) }, body, [
+      next_cursor && `More: pass next_cursor as cursor (${offset + results.length} of ${total} shown).`,
+      stale && `Index still building: ${svc.unavailableReason() ?? `${pending || 'some'} notes are not indexed yet`}; results may be incomplete. Pass wait_for_pending_writes=true for a complete answer.`,
+    ]);
+    return { ...res, meta: { index_stale: stale, ...(waited === false ? { wait_timed_out: true } : {}) } };
   },
 });
 
 const statusOut = {
-  state: z.string(),
-  indexed: z.number().int(),
-  pending: z.number().int(),
-  skipped: z.number().int(),
-  detail: z.string().nullable(),
+  state: z.string().describe('ready, building…'),
+  indexed: z.number().int().describe('Notes in it'),
+  pending: z.number().int().describe('Notes waiting'),
+  detail: z.string().optional().describe('Why'),
 };
 
 const reindexOutput = z.object({
-  status: z.enum(['done', 'working']),
+  status: z.enum(['done', 'working']).describe('working: poll get_job_result'),
   ...workingFields,
   ...statusOut,
+  hint: hintOut,
 });
 type ReindexOut = z.infer<typeof reindexOutput>;
 
@@ -136,18 +145,19 @@ export const reindex = defineTool({
   name: 'reindex',
   title: 'Rebuild the keyword index',
   family: 'admin',
-  description: 'Re-check every note against the keyword index and index what changed (force=true drops the index and rebuilds it from every note). Work that outlasts the soft deadline (25 s by default) returns {status: "working", job_id, retry_after_s}: poll get_job_result(job_id) for the final answer; calling reindex again meanwhile joins the running run. Does not modify notes.',
+  description: 'Bring the keyword index up to date; force=true drops and rebuilds it (search incomplete meanwhile). Notes are not changed. Long runs answer "working": poll get_job_result.',
   input: z.strictObject({
-    force: z.boolean().default(false).describe('Drop the keyword index and rebuild it from scratch'),
+    force: z.boolean().default(false).describe('Drop the index and rebuild it'),
   }),
   output: reindexOutput,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  // It changes server state, not notes; force=true throws the index away: not read-only, destructive.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   available: (deps) => !!keyword(deps),
   async handler(args, ctx) {
     const svc = keyword(ctx.deps)!;
     const snapshot = () => {
       const s = svc.status();
-      return { state: s.state, indexed: s.indexed, pending: s.pending, skipped: s.skipped ?? 0, detail: s.detail ?? null };
+      return { state: s.state, indexed: s.indexed, pending: s.pending, ...(s.skipped ? { skipped: s.skipped } : {}), ...(s.detail ? { detail: s.detail } : {}) };
     };
     return runAsJob<ReindexOut>(ctx, 'reindex', async (job) => {
       const report = () => { const p = svc.details().progress; job.progress(`${p.done} of ${p.total} notes`, p.done, p.total); };
@@ -156,8 +166,8 @@ export const reindex = defineTool({
       try { await svc.reindex(args.force); } finally { clearInterval(timer); }
       const base = snapshot();
       const out: ReindexOut = { status: 'done', ...base };
-      return { structured: out, text: `done: keyword index ${base.state}, ${base.indexed} notes indexed, ${base.pending} pending, ${base.skipped} skipped${base.detail ? ` (${base.detail})` : ''}` };
-    }, { share: 'reindex', working: (w) => ({ structured: { ...w, ...snapshot() }, text: w.message }) });
+      return { structured: out, text: `done: keyword index ${base.state}, ${base.indexed} notes indexed, ${base.pending} pending${base.skipped ? `, ${base.skipped} skipped` : ''}${base.detail ? ` (${base.detail})` : ''}` };
+    }, { share: 'reindex', working: (w) => ({ structured: { ...w, ...snapshot() }, text: w.hint }) });
   },
 });
 

@@ -1,4 +1,4 @@
-// semantic_search, hybrid_search, find_related, build_embeddings, embeddings_status.
+// semantic_search, hybrid_search, find_related, build_embeddings; the semantic index's status for stats.
 // Hybrid search fuses the keyword ranking (deps.services.keyword, see src/search/types.ts) with the
 // semantic ranking by weighted reciprocal rank fusion, the semantic arm weighed by its confidence
 // (src/core/fusion.ts); when one arm is missing the page says so in `arms` on every return path, so an
@@ -6,19 +6,20 @@
 import { z } from 'zod';
 import { folderFilter, frontmatterFilter } from './args.js';
 import { defineTool, READ_ONLY, type ToolContext } from '../tool.js';
+import { answer, compact, hintOut, pathOut } from './results.js';
 import type { ServerDeps } from '../tool.js';
 import { refuse } from '../../core/errors.js';
-import { noteTitle } from '../../core/paths.js';
 import { contentHash } from '../../core/hash.js';
 import { rrf, semanticWeight } from '../../core/fusion.js';
 import { notePredicate } from '../../semantic/filters.js';
 import { SemanticUnavailable, type SemanticService } from '../../semantic/service.js';
 import type { NoteHit, VectorStore } from '../../semantic/store.js';
 import { FIRST_BUILD_WAIT_MS, staleStatus, waitAtMost, type KeywordRanker, type KeywordRanked } from '../../search/types.js';
-import { staleOut } from './search-keyword.js';
 import { runAsJob, workingFields, JOB_SOFT_DEADLINE_MS } from '../../jobs/jobs.js';
+import { titleField } from './search-keyword.js';
+import { noteTitle } from '../../core/paths.js';
 
-export const ROUTING = 'Routing: exact identifiers, names and titles → keyword_search; paraphrased or conceptual questions → semantic_search; unsure → hybrid_search.';
+export const ROUTING = 'Exact identifiers, names: keyword_search; paraphrased: semantic_search; unsure: hybrid_search.';
 const HYBRID_DEPTH = 50;
 
 function semantic(deps: ServerDeps): SemanticService | undefined {
@@ -31,22 +32,21 @@ function keyword(deps: ServerDeps): KeywordRanker | undefined {
 
 const filterInput = {
   folder: folderFilter,
-  tags: z.array(z.string()).optional().describe('Only notes carrying every one of these tags ("project" also matches "#project/sub")'),
+  tags: z.array(z.string()).optional().describe('Notes with all these tags'),
   frontmatter: frontmatterFilter,
 };
 
 const row = {
-  path: z.string(),
-  title: z.string(),
-  section: z.string().nullable().describe('Ordinal "#N" of the best-matching section: pass as read_note(path, section=…); null = text before the first heading'),
-  heading: z.string().describe('Heading of that section ("" before the first heading)'),
-  preview: z.string().describe('Start of the best-matching chunk'),
-  stale: z.boolean().optional().describe('The note changed after it was embedded; it is queued again'),
+  path: pathOut,
+  title: z.string().optional().describe('Title as written (frontmatter, H1…), when not the file name'),
+  section: z.string().optional().describe('Best-matching section'),
+  size: z.number().int().describe('Bytes'),
+  preview: z.string().describe('Best-matching text'),
+  stale: z.boolean().optional().describe('Changed since embedded'),
 };
 
 const pendingOut = {
-  not_embedded: z.number().int().describe('Notes in scope not yet (re)embedded: they cannot appear in the semantic ranking yet'),
-  not_embedded_sample: z.array(z.string()).describe('Up to 10 of them'),
+  not_embedded: z.number().int().optional().describe('Notes not embedded yet'),
 };
 
 function collapse(s: string, max = 240): string {
@@ -70,12 +70,18 @@ async function describeHit(ctx: ToolContext, store: VectorStore, hit: { path: st
     const text = new TextDecoder().decode(bytes);
     if (c) preview = collapse(text.slice(c.start, c.end));
   } catch { /* vanished between ranking and reading */ }
-  return { path: hit.path, title: titleOf(ctx, hit.path), section: c?.ordinal ?? null, heading: c?.heading ?? '', preview, ...(stale ? { stale: true } : {}) };
+  return { path: hit.path, ...titleField(hit.path, titleOf(ctx, hit.path)), ...(c?.ordinal ? { section: `${c.ordinal} ${c.heading}` } : {}), size: ctx.vault.stat(hit.path)?.size ?? 0, preview, ...(stale ? { stale: true } : {}) };
 }
 
-function pendingInfo(svc: SemanticService, accept: (p: string) => boolean) {
+function pendingInfo(svc: SemanticService, accept: (p: string) => boolean): { not_embedded?: number; not_embedded_sample?: string[] } {
+  // not_embedded_sample is said in the hint only: the row count is in structuredContent.
   const list = svc.pendingVisible(accept);
-  return { not_embedded: list.length, not_embedded_sample: list.slice(0, 10) };
+  return list.length ? { not_embedded: list.length, not_embedded_sample: list.slice(0, 10) } : {};
+}
+
+/** The hint for notes the semantic ranking cannot see yet. */
+function pendingHint(p: { not_embedded?: number; not_embedded_sample?: string[] }): string | null {
+  return p.not_embedded ? `${p.not_embedded} notes in scope are not embedded yet and cannot rank (e.g. ${p.not_embedded_sample!.slice(0, 3).join(', ')}); see stats, or use keyword_search for them.` : null;
 }
 
 function unavailableMessage(e: unknown): string {
@@ -91,25 +97,28 @@ function staleMeta(deps: ServerDeps, svc: SemanticService | undefined) {
   return { index_stale: deps.host.pendingCount() > 0 || (svc?.pending.size ?? 0) > 0 };
 }
 
+/** The staleness sentence: notes still waiting to be parsed or (re)embedded. */
+function staleHint(deps: ServerDeps, svc: SemanticService | undefined): string | null {
+  const n = deps.host.pendingCount() + (svc?.pending.size ?? 0);
+  return n > 0 ? `Index still building: ${n} notes are not (re)embedded yet, so results may be incomplete.` : null;
+}
+
 export const semanticSearch = defineTool({
   name: 'semantic_search',
   title: 'Semantic search',
   family: 'search',
   description: () =>
-    'Find notes by meaning with a local embedding model: one row per note with its similarity (cosine, -1..1), the best chunk\'s preview and its section ordinal for read_note(section=…). ' +
-    'Filters (folder, tags, frontmatter) are applied before ranking, so a page is never starved. ' +
-    '`confidence: low` means the best similarity is weak and no note contains every word of the query: say so rather than trusting the page. ' +
-    `${ROUTING} When no model is installed the call says so; use keyword_search then.`,
+    `Find notes by meaning (local embeddings): similarity, size, preview and section of the best part. confidence "low": say so, do not trust the page. ${ROUTING}`,
   input: z.strictObject({
-    query: z.string().min(1).describe('A question or description in natural language'),
+    query: z.string().min(1).describe('Question or description'),
     ...filterInput,
-    limit: z.number().int().min(1).max(100).default(15).describe('Rows (max 100)'),
+    limit: z.number().int().min(1).max(100).default(15).describe('Rows'),
   }),
   output: z.object({
-    query: z.string(),
-    confidence: z.enum(['ok', 'low']),
-    results: z.array(z.object({ ...row, similarity: z.number() })),
+    confidence: z.enum(['ok', 'low']).describe('low: weak match'),
+    results: z.array(z.object({ ...row, similarity: z.number().describe('Cosine') })).describe('Best first'),
     ...pendingOut,
+    hint: hintOut,
   }),
   annotations: READ_ONLY,
   available: (deps) => !!semantic(deps),
@@ -130,10 +139,10 @@ export const semanticSearch = defineTool({
       const kw = await keywordAllMatched(keyword(ctx.deps), args.query, accept, ctx.signal).catch(() => null);
       if (!kw?.some((r) => r.matchedAll)) confidence = 'low';
     }
-    const out = { query: args.query, confidence, results, ...pendingInfo(svc, accept) };
-    const lines = results.map((r, i) => `${i + 1}. ${r.path}${r.section ? ` ${r.section} ${r.heading}` : ''}  (similarity ${r.similarity.toFixed(3)})${r.stale ? ' [changed since embedded]' : ''}\n   ${r.preview}`);
-    const text = [`confidence: ${confidence}`, ...(lines.length ? lines : ['No embedded note matches.']), ...(out.not_embedded ? [`${out.not_embedded} note(s) in scope not embedded yet.`] : [])].join('\n');
-    return { structured: out, text, meta: staleMeta(ctx.deps, svc) };
+    const pend = pendingInfo(svc, accept);
+    const lines = results.map((r, i) => `${i + 1}. ${r.path}${r.section ? ` ${r.section}` : ''}  (similarity ${r.similarity.toFixed(3)})${r.stale ? ' [changed since embedded]' : ''}\n   ${r.preview}`);
+    const text = [`confidence: ${confidence}`, ...(lines.length ? lines : ['No embedded note matches.'])].join('\n');
+    return { ...answer({ confidence, results, ...pend }, text, [pendingHint(pend), staleHint(ctx.deps, svc)]), meta: staleMeta(ctx.deps, svc) };
   },
 });
 
@@ -142,29 +151,25 @@ export const hybridSearch = defineTool({
   title: 'Hybrid search',
   family: 'search',
   description: (deps) =>
-    `Keyword and semantic search fused by weighted reciprocal rank fusion (k=${(deps.settings().hybridRrfK as number | undefined) ?? 60}, each arm's top ${HYBRID_DEPTH}): each row has the fused score and each arm's rank, plus the section ordinal to open with read_note(section=…). ` +
-    'The semantic arm counts in proportion to its confidence (`semantic_weight`, 0–1: how clearly its best matches stand out from the rest), so a model that cannot tell the notes apart does not drag the keyword ranking down. ' +
-    'When the semantic arm is unavailable the page is the keyword ranking and `arms` says "keyword-only (semantic unavailable: <reason>)". ' +
-    `\`confidence: low\` means no note matched every keyword and the best similarity is weak. ${ROUTING}`,
+    `Keyword and semantic rankings fused (weighted RRF, k=${(deps.settings().hybridRrfK as number | undefined) ?? 60}): fused score, each arm's rank, size, section. The semantic arm counts by its confidence (semantic_weight 0–1). arms says if one arm answered alone. ${ROUTING}`,
   input: z.strictObject({
     query: z.string().min(1).describe('Words, a name, or a question'),
     ...filterInput,
-    limit: z.number().int().min(1).max(100).default(10).describe('Rows (max 100)'),
+    limit: z.number().int().min(1).max(100).default(10).describe('Rows'),
   }),
   output: z.object({
-    query: z.string(),
-    arms: z.string().describe('"keyword+semantic", or which arm answered alone and why the other could not'),
-    semantic_weight: z.number().nullable().describe('Weight of the semantic arm in the fusion (0–1; the keyword arm counts 1); null when one arm is missing'),
-    confidence: z.enum(['ok', 'low']),
+    arms: z.string().describe('Arms used'),
+    semantic_weight: z.number().optional().describe('Semantic arm weight in the fusion, 0–1 (keyword counts 1); absent when one arm answered'),
+    confidence: z.enum(['ok', 'low']).describe('low: weak match'),
     results: z.array(z.object({
       ...row,
-      score: z.number().describe('Fused RRF score (or the single arm\'s RRF score when one arm is missing)'),
-      keyword_rank: z.number().int().nullable().describe('1-based rank in the keyword arm, null when absent from its top 50'),
-      semantic_rank: z.number().int().nullable().describe('1-based rank in the semantic arm, null when absent or unavailable'),
-      similarity: z.number().nullable(),
-    })),
+      score: z.number().describe('Fused score'),
+      keyword_rank: z.number().int().optional().describe('Keyword rank'),
+      semantic_rank: z.number().int().optional().describe('Semantic rank'),
+      similarity: z.number().optional().describe('Cosine'),
+    })).describe('Best first'),
     ...pendingOut,
-    ...staleOut,
+    hint: hintOut,
   }),
   annotations: READ_ONLY,
   available: (deps) => !!semantic(deps) || !!keyword(deps),
@@ -204,17 +209,20 @@ export const hybridSearch = defineTool({
     for (const f of fused) {
       const sh = semByPath.get(f.id);
       const base = store && sh ? await describeHit(ctx, store, sh) : await keywordRow(ctx, f.id, args.query);
-      results.push({ ...base, score: Math.round(f.score * 1e6) / 1e6, keyword_rank: f.ranks[0], semantic_rank: f.ranks[1], similarity: sh ? Math.round(sh.score * 1e4) / 1e4 : null });
+      results.push({ ...base, score: Math.round(f.score * 1e6) / 1e6, ...(f.ranks[0] !== null ? { keyword_rank: f.ranks[0] } : {}), ...(f.ranks[1] !== null ? { semantic_rank: f.ranks[1] } : {}), ...(sh ? { similarity: Math.round(sh.score * 1e4) / 1e4 } : {}) });
     }
     const allKw = !!kwRows?.some((r) => r.matchedAll);
     const best = semHits?.[0]?.score ?? -1;
     const confidence: 'ok' | 'low' = allKw || (semHits !== null && best >= (svc?.settings().semanticLowSimilarity ?? 0.35)) ? 'ok' : 'low';
-    const pend = svc && semHits ? pendingInfo(svc, accept) : { not_embedded: 0, not_embedded_sample: [] };
-    const stale = staleMeta(deps, svc).index_stale || !!kwBuilding || !!kw?.stale?.();
-    const out = { query: args.query, arms, semantic_weight: kwRows && semHits ? Math.round(ws * 1000) / 1000 : null, confidence, results, ...pend, index_stale: stale, ...(stale ? { index_status: staleStatus(kwBuilding) } : {}) };
-    const lines = results.map((r, i) => `${i + 1}. ${r.path}${r.section ? ` ${r.section} ${r.heading}` : ''}  (score ${r.score.toFixed(4)}; keyword #${r.keyword_rank ?? '–'}, semantic #${r.semantic_rank ?? '–'})${r.preview ? `\n   ${r.preview}` : ''}`);
-    const text = [`arms: ${arms}${out.semantic_weight !== null ? ` (semantic weight ${out.semantic_weight})` : ''}`, `confidence: ${confidence}`, ...(stale ? [out.index_status!] : []), ...(lines.length ? lines : ['No note matches.'])].join('\n');
-    return { structured: out, text, meta: staleMeta(deps, svc) };
+    const pend = svc && semHits ? pendingInfo(svc, accept) : {};
+    const kwStale = !!kwBuilding || !!kw?.stale?.();
+    const weight = kwRows && semHits ? { semantic_weight: Math.round(ws * 1000) / 1000 } : {};
+    const lines = results.map((r, i) => `${i + 1}. ${r.path}${r.section ? ` ${r.section}` : ''}  (score ${r.score.toFixed(4)}; keyword #${r.keyword_rank ?? '–'}, semantic #${r.semantic_rank ?? '–'})${r.preview ? `\n   ${r.preview}` : ''}`);
+    const text = [`arms: ${arms}${'semantic_weight' in weight ? ` (semantic weight ${weight.semantic_weight})` : ''}`, `confidence: ${confidence}`, ...(lines.length ? lines : ['No note matches.'])].join('\n');
+    return {
+      ...answer({ arms, ...weight, confidence, results, ...pend }, text, [pendingHint(pend), kwStale && `Keyword index still building: ${staleStatus(kwBuilding)}`, staleHint(deps, svc)]),
+      meta: { index_stale: staleMeta(deps, svc).index_stale || kwStale },
+    };
   },
 });
 
@@ -238,24 +246,25 @@ async function keywordRow(ctx: ToolContext, path: string, query: string) {
       preview = collapse(snap.text.slice(Math.max(snap.split.bodyStart, pos - 60), pos + 180));
     }
   } catch { /* vanished */ }
-  return { path, title: titleOf(ctx, path), section, heading, preview };
+  return { path, ...titleField(path, titleOf(ctx, path)), ...(section ? { section: `${section} ${heading}` } : {}), size: ctx.vault.stat(path)?.size ?? 0, preview };
 }
 
 export const findRelated = defineTool({
   name: 'find_related',
   title: 'Find related notes',
   family: 'search',
-  description: 'Notes closest in meaning to a given note (its averaged chunk vectors), the note itself excluded; each row has the similarity and the best-matching section ordinal. Needs an embedding model, like semantic_search. ' + ROUTING,
+  description: 'Notes closest in meaning to a note, with similarity, size and best section.',
   input: z.strictObject({
-    path: z.string().describe('Vault-relative note path'),
-    limit: z.number().int().min(1).max(50).default(10).describe('Rows (max 50)'),
+    path: z.string().describe('Note path or name'),
+    limit: z.number().int().min(1).max(50).default(10).describe('Rows'),
     folder: filterInput.folder,
   }),
   output: z.object({
-    path: z.string(),
-    confidence: z.enum(['ok', 'low']),
-    results: z.array(z.object({ ...row, similarity: z.number() })),
+    path: pathOut,
+    confidence: z.enum(['ok', 'low']).describe('low: weak match'),
+    results: z.array(z.object({ ...row, similarity: z.number().describe('Cosine') })).describe('Closest first'),
     ...pendingOut,
+    hint: hintOut,
   }),
   annotations: READ_ONLY,
   available: (deps) => !!semantic(deps),
@@ -269,84 +278,82 @@ export const findRelated = defineTool({
     } catch (e) {
       refuse('unavailable', `find_related is unavailable: ${unavailableMessage(e)}. Use graph or keyword tools meanwhile.`, { reason: unavailableMessage(e) });
     }
-    if (!found) refuse('unavailable', `"${stat.path}" could not be embedded (it is skipped by a glob or the model failed on it); see embeddings_status.`);
+    if (!found) refuse('unavailable', `"${stat.path}" could not be embedded (it is skipped by a glob or the model failed on it); see stats.`);
     const results = [];
     for (const h of found.hits) results.push({ ...(await describeHit(ctx, found.store, h)), similarity: Math.round(h.score * 1e4) / 1e4 });
     const confidence: 'ok' | 'low' = (found.hits[0]?.score ?? -1) >= svc.settings().semanticLowSimilarity ? 'ok' : 'low';
-    const out = { path: stat.path, confidence, results, ...pendingInfo(svc, accept) };
-    const text = [`related to ${stat.path} (confidence: ${confidence})`, ...results.map((r, i) => `${i + 1}. ${r.path}${r.section ? ` ${r.section} ${r.heading}` : ''}  (similarity ${r.similarity.toFixed(3)})`)].join('\n');
-    return { structured: out, text, meta: staleMeta(ctx.deps, svc) };
+    const pend = pendingInfo(svc, accept);
+    const text = [`related to ${stat.path} (confidence: ${confidence})`, ...results.map((r, i) => `${i + 1}. ${r.path}${r.section ? ` ${r.section}` : ''}  (similarity ${r.similarity.toFixed(3)})`)].join('\n');
+    return { ...answer({ path: stat.path, confidence, results, ...pend }, text, [pendingHint(pend), staleHint(ctx.deps, svc)]), meta: staleMeta(ctx.deps, svc) };
   },
 });
 
-const statusOut = {
-  state: z.enum(['disabled', 'loading', 'indexing', 'ready', 'paused', 'unavailable']),
-  reason: z.string().nullable(),
-  provider: z.string().nullable(),
-  model: z.string().nullable(),
-  dimensions: z.number().int().nullable(),
-  embedded: z.number().int().describe('Notes with vectors'),
-  chunks: z.number().int(),
-  pending: z.number().int().describe('Notes queued for (re)embedding'),
-  failed: z.number().int(),
-  rate: z.number().nullable().describe('Chunks per second during the last indexing run'),
-  paused: z.boolean(),
-  rebuilding: z.string().nullable().describe('Why the saved index was dropped and is being rebuilt'),
-  index_bytes: z.number().int().nullable(),
+export const statusOut = {
+  state: z.enum(['disabled', 'loading', 'indexing', 'ready', 'paused', 'unavailable']).describe('State'),
+  reason: z.string().optional().describe('Why unavailable'),
+  model: z.string().optional().describe('Model, backend, dims'),
+  embedded: z.number().int().describe('Notes embedded'),
+  chunks: z.number().int().describe('Vectors'),
+  pending: z.number().int().describe('Notes queued'),
+  failed: z.number().int().describe('Notes failed'),
+  rebuilding: z.string().optional().describe('Why rebuilding'),
 };
+const buildOut = { state: statusOut.state, reason: statusOut.reason, embedded: statusOut.embedded, pending: statusOut.pending, failed: statusOut.failed };
 
-function statusText(s: z.infer<z.ZodObject<typeof statusOut>>): string {
+/** The service's status without its null fields; the model named with its backend and vector size. */
+function statusOf(s: ReturnType<SemanticService['status']>) {
+  const how = [s.provider, s.dimensions ? `${s.dimensions} dims` : null].filter(Boolean).join(', ');
+  return compact({ ...s, model: s.model || how ? `${s.model ?? 'no model'}${how ? ` (${how})` : ''}` : null });
+}
+
+function statusText(s: ReturnType<SemanticService['status']>): string {
   return `semantic index: ${s.state}${s.reason ? ` (${s.reason})` : ''}; model ${s.model ?? 'none'}${s.dimensions ? `, ${s.dimensions} dims` : ''}; ${s.embedded} notes / ${s.chunks} chunks embedded, ${s.pending} pending, ${s.failed} failed${s.rate ? `; ${s.rate} chunks/s` : ''}${s.rebuilding ? `; ${s.rebuilding}` : ''}`;
 }
 
-export const embeddingsStatus = defineTool({
-  name: 'embeddings_status',
-  title: 'Embedding index status',
-  family: 'search',
-  description: 'State of the semantic index: provider, model, dimensions, embedded / pending / failed note counts and indexing rate. Loads the model and index if they are not loaded yet.',
-  input: z.strictObject({}),
-  output: z.object(statusOut),
-  annotations: READ_ONLY,
-  available: (deps) => !!semantic(deps),
-  async handler(_args, ctx) {
-    const svc = semantic(ctx.deps)!;
-    const loaded = await svc.ready().catch(() => null);
-    let s = svc.status();
-    if (ctx.caller.root) {
-      // A root-confined key gets counts over its own notes only, never vault-wide ones.
-      const vis = (p: string) => ctx.vault.visible(p);
-      let embedded = 0, chunks = 0, failed = 0;
-      if (loaded) {
-        for (const [p, e] of loaded.store.notes) if (vis(p)) { embedded++; chunks += e.chunks.length; }
-        for (const p of loaded.store.failed.keys()) if (vis(p)) failed++;
-      }
-      s = { ...s, embedded, chunks, failed, pending: loaded ? svc.pendingVisible(vis).length : ctx.vault.notes().length, rate: null, index_bytes: null };
+/**
+ * The semantic index in detail, for stats(): a root-confined key gets counts over its own notes only,
+ * never vault-wide ones. Null when semantic search is not configured.
+ */
+export async function semanticStatus(ctx: ToolContext): Promise<{ structured: ReturnType<typeof statusOf>; text: string } | null> {
+  const svc = semantic(ctx.deps);
+  if (!svc) return null;
+  const loaded = await svc.ready().catch(() => null);
+  let s = svc.status();
+  if (ctx.caller.root) {
+    const vis = (p: string) => ctx.vault.visible(p);
+    let embedded = 0, chunks = 0, failed = 0;
+    if (loaded) {
+      for (const [p, e] of loaded.store.notes) if (vis(p)) { embedded++; chunks += e.chunks.length; }
+      for (const p of loaded.store.failed.keys()) if (vis(p)) failed++;
     }
-    return { structured: s, text: statusText(s) };
-  },
-});
+    s = { ...s, embedded, chunks, failed, pending: loaded ? svc.pendingVisible(vis).length : ctx.vault.notes().length, rate: null, index_bytes: null };
+  }
+  return { structured: statusOf(s), text: statusText(s) };
+}
 
 export const buildEmbeddings = defineTool({
   name: 'build_embeddings',
   title: 'Build the embedding index',
   family: 'admin',
-  description: `Embed every new or changed note now (force=true drops the index and re-embeds everything). Work that outlasts the soft deadline (${JOB_SOFT_DEADLINE_MS / 1000} s by default) returns {status: "working", job_id, retry_after_s}; finish it with get_job_result(job_id) (calling build_embeddings again joins the running build). Does not modify notes.`,
+  description: `Embed new and changed notes now; force=true drops all vectors and re-embeds (semantic search incomplete meanwhile). Notes are not changed. Past ${JOB_SOFT_DEADLINE_MS / 1000} s: "working", poll get_job_result.`,
   input: z.strictObject({
-    force: z.boolean().default(false).describe('Drop all vectors and re-embed every note'),
+    force: z.boolean().default(false).describe('Drop and rebuild'),
   }),
   output: z.object({
-    status: z.enum(['done', 'working']),
+    status: z.enum(['done', 'working']).describe('working: poll get_job_result'),
     ...workingFields,
-    ...statusOut,
+    ...buildOut,
+    hint: hintOut,
   }),
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  // It changes server state, not notes; force=true throws the vectors away: not read-only, destructive.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   available: (deps) => !!semantic(deps),
   async handler(args, ctx) {
     const svc = semantic(ctx.deps)!;
     // The shared job mechanism (src/jobs/jobs.ts): past the soft deadline the answer is "working" with
     // a job id for get_job_result; concurrent calls (any key) join one build. The model load happens
     // inside the job too, so a slow first load is covered by the soft deadline.
-    type Out = { status: 'done' | 'working' } & ReturnType<SemanticService['status']>;
+    type Out = { status: 'done' | 'working' } & ReturnType<typeof statusOf>;
     return runAsJob<Out>(ctx, 'build_embeddings', async (job) => {
       job.progress('loading the embedding model');
       try { await svc.ready(); } catch (e) {
@@ -357,12 +364,12 @@ export const buildEmbeddings = defineTool({
         await svc.build(args.force, 2 ** 31 - 1);
       } finally { off(); }
       const s = svc.status();
-      return { structured: { status: 'done', ...s }, text: `done: ${statusText(s)}` };
+      return { structured: { status: 'done', ...statusOf(s) }, text: `done: ${statusText(s)}` };
     }, {
       share: args.force ? 'build_embeddings:force' : 'build_embeddings',
-      working: (w) => { const s = svc.status(); return { structured: { ...w, ...s, status: 'working' }, text: `${w.message}\n${statusText(s)}` }; },
+      working: (w) => { const s = svc.status(); return { structured: { ...w, ...statusOf(s), status: 'working' }, text: `${w.hint}\n${statusText(s)}` }; },
     });
   },
 });
 
-export const semanticTools = [semanticSearch, hybridSearch, findRelated, embeddingsStatus, buildEmbeddings];
+export const semanticTools = [semanticSearch, hybridSearch, findRelated, buildEmbeddings];

@@ -15,29 +15,24 @@ import { combinePrompt, perNotePrompt, promptOverhead, synthesisPrompt } from '.
 import { omittedFolders, readSelection, selectNotes, type Skipped } from '../../llm/selection.js';
 
 const output = z.object({
-  status: z.enum(['completed', 'working']).describe('"working": still running in the background; poll get_job_result(job_id)'),
+  status: z.enum(['completed', 'working']).describe('working: poll get_job_result'),
   ...workingFields,
-  summary: z.string().optional().describe('The summary (per_note: one "## title (path)" section per note)'),
-  per_note: z.array(z.object({ path: z.string(), summary: z.string() })).optional().describe('per_note mode: each note\'s summary'),
-  sources: z.array(z.object({ path: z.string(), title: z.string(), cut: z.boolean().optional().describe('Only the start of this note fit in one request') })).optional().describe('Every note the summary covers'),
-  mode: z.enum(['synthesis', 'per_note']).optional(),
-  truncated: z.boolean().optional().describe('Content was lost: notes omitted, notes skipped, text cut to fit a request, or a model answer cut at its output limit (finish_reason "length")'),
-  answers_cut: z.array(z.string()).optional().describe('Model answers cut at the output token limit (which batch, note or combine pass); their summaries end early'),
-  notes_included: z.number().int().optional(),
-  notes_omitted: z.number().int().optional().describe('Notes beyond the note limit, not summarised'),
-  notes_limit: z.number().int().optional(),
-  hint: z.string().nullable().optional().describe('How to cover what is missing; null when fully covered'),
-  skipped: z.array(z.object({ path: z.string(), reason: z.enum(['not_found', 'invalid_path', 'over_read_limit', 'unreadable']), detail: z.string() })).optional(),
-  backend_calls: z.number().int().optional().describe('Requests made to the language model'),
+  summary: z.string().optional().describe('The summary'),
+  per_note: z.record(z.string(), z.string()).optional().describe('per_note: path → summary'),
+  sources: z.array(z.string()).optional().describe('Notes covered'),
+  truncated: z.boolean().optional().describe('Some left out (hint)'),
+  notes_included: z.number().int().optional().describe('Notes summarised'),
+  notes_omitted: z.number().int().optional().describe('Notes over the limit'),
+  hint: z.string().optional().describe('Next step'),
+  skipped: z.record(z.string(), z.string()).optional().describe('Path → why skipped'),
+  backend_calls: z.number().int().optional().describe('Model requests'),
 });
 type Out = z.infer<typeof output>;
 
 function description(deps: ServerDeps): string {
   const s = llmSettings(deps.settings());
-  return `Summarise notes and folders with the vault owner's language model (${destination(deps)}; the notes' text is sent there). ` +
-    `paths: notes and/or folders (a folder = every note under it). mode "synthesis" (default): one summary citing sources by [path]; "per_note": one summary per note. ` +
-    `At most ${s.summarizeMaxNotes} notes per call on this server (max_notes can lower it): the result says notes_included, notes_omitted, skipped and truncated, and hint says which subfolders to call separately. ` +
-    'A call still running after the soft deadline returns {status: "working", job_id}; poll get_job_result(job_id). Does not modify notes.';
+  return `Summarise notes and folders with the owner's language model (${destination(deps)}: their text is sent there), citing [path]. ` +
+    `At most ${s.summarizeMaxNotes} notes per call (hint: the rest). Long runs answer "working": poll get_job_result.`;
 }
 
 function llmRefusal(e: unknown): never {
@@ -133,12 +128,14 @@ async function run(args: { paths: string[]; focus?: string; mode: 'synthesis' | 
   }
   const cut = docs.filter((d) => d.cut);
   const truncated = omitted.length > 0 || skipped.length > 0 || cut.length > 0 || c.cutAnswers.length > 0;
+  const hint = hintFor(omitted, skipped, cut, limit, c.cutAnswers, s.llmMaxOutputTokens, args.mode);
   const structured: Out = {
-    status: 'completed', summary, ...(per_note ? { per_note } : {}),
-    sources: docs.map((d) => ({ path: d.path, title: d.title, ...(d.cut ? { cut: true } : {}) })),
-    mode: args.mode, truncated, notes_included: docs.length, notes_omitted: omitted.length, notes_limit: limit,
-    hint: hintFor(omitted, skipped, cut, limit, c.cutAnswers, s.llmMaxOutputTokens, args.mode), skipped, backend_calls: c.calls,
-    ...(c.cutAnswers.length ? { answers_cut: c.cutAnswers } : {}),
+    status: 'completed',
+    // per_note mode: the summaries by note (the joined text would say them twice).
+    ...(per_note ? { per_note: Object.fromEntries(per_note.map((p) => [p.path, p.summary])) } : { summary }),
+    sources: docs.map((d) => d.path),
+    truncated, notes_included: docs.length, notes_omitted: omitted.length,
+    ...(hint ? { hint } : {}), ...(skipped.length ? { skipped: Object.fromEntries(skipped.map((x) => [x.path, `${x.reason}: ${x.detail}`])) } : {}), backend_calls: c.calls,
   };
   const coverage = `Covers ${docs.length} note(s)${omitted.length ? `, ${omitted.length} omitted over the limit of ${limit}` : ''}${skipped.length ? `, ${skipped.length} skipped` : ''}${cut.length ? `, ${cut.length} cut` : ''}${c.cutAnswers.length ? `, ${c.cutAnswers.length} answer(s) cut at the model's output limit` : ''}.`;
   const text = `${summary}\n\n---\n${coverage}${structured.hint ? `\n${structured.hint}` : ''}\nSources: ${docs.map((d) => d.path).join(', ')}`;
@@ -147,14 +144,14 @@ async function run(args: { paths: string[]; focus?: string; mode: 'synthesis' | 
 
 export const summarize = defineTool({
   name: 'summarize',
-  title: 'Summarise notes with the configured language model',
+  title: 'Summarise notes',
   family: 'llm',
   description,
   input: z.strictObject({
-    paths: z.array(z.string().max(1024)).min(1, 'give at least one note path or folder').max(500).describe('Note paths and/or folders ("Projects/" = every note under it; "" = the whole vault); duplicates are ignored'),
-    focus: z.string().max(2000).optional().describe('What the summary should concentrate on, e.g. "extract action items"'),
-    mode: z.enum(['synthesis', 'per_note']).default('synthesis').describe('"synthesis": one summary across the notes citing [path]; "per_note": one summary per note'),
-    max_notes: z.number().int().min(1).optional().describe('Cover at most this many notes (can lower, not raise, the server\'s limit)'),
+    paths: z.array(z.string().max(1024)).min(1, 'give at least one note path or folder').max(500).describe('Notes and folders ("" = all)'),
+    focus: z.string().max(2000).optional().describe('What to concentrate on'),
+    mode: z.enum(['synthesis', 'per_note']).default('synthesis').describe('One summary, or one per note'),
+    max_notes: z.number().int().min(1).optional().describe('Fewer notes than the limit'),
   }),
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -165,7 +162,7 @@ export const summarize = defineTool({
     if (!pre.notes.length) {
       refuse('invalid_argument', `None of the paths names an existing note or a folder with notes: ${pre.skipped.slice(0, 5).map((x) => `"${x.path}" (${x.reason}: ${x.detail})`).join('; ')}. Find notes with list_notes or keyword_search.`, { skipped: pre.skipped.slice(0, 20) });
     }
-    return runAsJob<Out>(ctx, 'summarize', (job) => run(args, ctx, job, pre), { working: (w) => ({ structured: w, text: w.message }) });
+    return runAsJob<Out>(ctx, 'summarize', (job) => run(args, ctx, job, pre), { working: (w) => ({ structured: w, text: w.hint }) });
   },
 });
 

@@ -4,7 +4,8 @@ import { folderFilter, pageCursor } from './args.js';
 import { defineTool, READ_ONLY, type ToolContext } from '../tool.js';
 import { pageAfter, newestFirstKey } from '../../core/cursor.js';
 import { refuse } from '../../core/errors.js';
-import { inFolder, noteTitle } from '../../core/paths.js';
+import { inFolder } from '../../core/paths.js';
+import { answer, cursorField, hintOut, moreHint, nextCursorOut, pathOut } from './results.js';
 import { isoUtc, parseTime } from '../../core/time.js';
 import { ChangeService } from '../../changes/service.js';
 import { NOTE_KINDS, parseCursor, type ChangeEvent } from '../../changes/feed.js';
@@ -18,20 +19,20 @@ export const getRecent = defineTool({
   title: 'Recently changed notes',
   family: 'read',
   description:
-    'Notes changed most recently, newest first, with times in UTC. order_by="modified" uses the file\'s modification time; "content_changed" uses when its bytes last changed, ignoring a touch or re-sync that kept them. ' +
-    'since/until filter on the same time. For what happened since your last visit, with who did it, use get_changes. Paged: pass next_cursor as cursor.',
+    'Notes changed most recently, newest first; content_changed ignores touches that kept the bytes. Who changed what since a cursor: get_changes.',
   input: z.strictObject({
     folder: folderFilter,
-    limit: z.number().int().min(1).max(500).default(20).describe('Rows per page (max 500)'),
-    since: z.string().optional().describe('Only notes changed at or after this time (ISO 8601)'),
-    until: z.string().optional().describe('Only notes changed before this time (ISO 8601)'),
-    order_by: z.enum(['modified', 'content_changed']).default('modified').describe('"modified" (file modification time, default) or "content_changed" (when the bytes last changed)'),
+    limit: z.number().int().min(1).max(500).default(20).describe('Rows per page'),
+    since: z.string().optional().describe('Changed since (ISO 8601)'),
+    until: z.string().optional().describe('Changed before'),
+    order_by: z.enum(['modified', 'content_changed']).default('modified').describe('Which time'),
     cursor: pageCursor,
   }),
   output: z.object({
-    total: z.number().int(),
-    notes: z.array(z.object({ path: z.string(), title: z.string(), modified: z.string(), content_changed: z.string(), size: z.number().int() })),
-    next_cursor: z.string().nullable(),
+    total: z.number().int().describe('Notes in the window'),
+    notes: z.array(z.object({ path: pathOut, modified: z.string().describe('UTC'), content_changed: z.string().optional().describe('Bytes changed, if earlier'), size: z.number().int().describe('Bytes') })).describe('Newest first'),
+    next_cursor: nextCursorOut,
+    hint: hintOut,
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
@@ -47,9 +48,12 @@ export const getRecent = defineTool({
     const keyOf = (r: (typeof rows)[number]) => newestFirstKey(r.t, r.f.path);
     rows.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
     const { page, next_cursor } = pageAfter(rows, keyOf, args.limit, `get_recent:${args.order_by}`, args.cursor);
-    const notes = page.map(({ f }) => ({ path: f.path, title: noteTitle(f.path), modified: isoUtc(f.mtime), content_changed: isoUtc(Math.min(feed?.contentChanged(f.path) ?? f.mtime, f.mtime)), size: f.size }));
-    const text = notes.length ? notes.map((n) => `${(args.order_by === 'modified' ? n.modified : n.content_changed).slice(0, 19).replace('T', ' ')}Z  ${n.path}`).join('\n') + (next_cursor ? `\n… more with cursor="${next_cursor}"` : '') : 'No notes changed in that window.';
-    return { structured: { total: rows.length, notes, next_cursor }, text };
+    const notes = page.map(({ f }) => {
+      const changed = Math.min(feed?.contentChanged(f.path) ?? f.mtime, f.mtime);
+      return { path: f.path, modified: isoUtc(f.mtime), ...(changed < f.mtime ? { content_changed: isoUtc(changed) } : {}), size: f.size };
+    });
+    const body = notes.length ? notes.map((n) => `${(args.order_by === 'modified' ? n.modified : n.content_changed ?? n.modified).slice(0, 19).replace('T', ' ')}Z  ${n.path}`).join('\n') : 'No notes changed in that window.';
+    return answer({ total: rows.length, notes, ...cursorField(next_cursor) }, body, [moreHint(notes.length, rows.length, next_cursor)]);
   },
 });
 
@@ -60,31 +64,27 @@ export const getChanges = defineTool({
   title: 'Change feed',
   family: 'read',
   description:
-    'What changed in the vault after a cursor, oldest first: one line per note created, modified, moved or deleted, each attributed to the key that made it or to "human" (Obsidian, a sync client, git; also changes found at start). ' +
-    'Start with since="<date>" (ISO 8601), then pass next_since from every answer to continue exactly where you left off (cursors look like "ev:42"). ' +
-    'Deletions say why; "gap" lines mark windows the server did not watch or lines dropped by retention, "reset" lines mean earlier history is unknown. by="me" shows your key\'s own changes, "agents" any key\'s, "human" the rest.',
+    'Notes created, modified, moved or deleted after a cursor, oldest first, each by the key that did it or "human". Start from get_vault_guide\'s cursor or a date; go on with next_since. "gap": unwatched time.',
   input: z.strictObject({
-    since: z.string().describe('An "ev:<n>" cursor (next_since of an earlier call) or an ISO 8601 date/time to start from'),
-    folder: z.string().optional().describe('Only changes in this folder and its sub-folders (either end of a move); "" = root level only'),
-    kinds: z.array(z.enum(NOTE_KINDS)).optional().describe('Only these kinds (gap and reset lines are always shown)'),
-    by: z.enum(['any', 'me', 'agents', 'human']).default('any').describe('"any" (default), "me" (this key), "agents" (any key) or "human" (everything not made through a key)'),
-    limit: z.number().int().min(1).max(500).default(50).describe('Lines per page (max 500)'),
+    since: z.string().describe('Cursor ("ev:42") or ISO date'),
+    folder: z.string().optional().describe('Folder and below'),
+    kinds: z.array(z.enum(NOTE_KINDS)).optional().describe('Only these kinds'),
+    by: z.enum(['any', 'me', 'agents', 'human']).default('any').describe('Who'),
+    limit: z.number().int().min(1).max(500).default(50).describe('Lines per page'),
   }),
   output: z.object({
     changes: z.array(z.object({
-      cursor: z.string().nullable().describe('ev:<n> of this line; null for a gap/reset line made for this answer'),
-      time: z.string().describe('When the change was seen, ISO 8601 UTC'),
-      kind: z.enum(KINDS),
-      path: z.string().optional(),
-      from: z.string().optional().describe('Old path of a move'),
-      by: z.string().describe('Key name, "human", or "server" for gap/reset lines'),
-      reason: z.string().optional(),
-      gap_from: z.string().optional(),
-      gap_until: z.string().optional(),
-    })),
-    next_since: z.string().describe('Pass as since to continue after this page'),
-    more: z.boolean().describe('True when more lines follow right away'),
-    head: z.string().describe('Cursor of the newest line in the feed'),
+      cursor: z.string().optional().describe('This line'),
+      time: z.string().describe('UTC'),
+      kind: z.enum(KINDS).describe('What'),
+      path: z.string().optional().describe('Note'),
+      from: z.string().optional().describe('Moved from'),
+      by: z.string().describe('Key, human or server'),
+      reason: z.string().optional().describe('Why'),
+    })).describe('Oldest first'),
+    next_since: z.string().describe('Pass as since next'),
+    more: z.boolean().optional().describe('More now'),
+    hint: hintOut,
   }),
   annotations: READ_ONLY,
   available: (deps) => !!deps.services.changes,
@@ -106,17 +106,17 @@ export const getChanges = defineTool({
     };
     const r = await feed.query({ since: args.since, accept, visible: (p) => ctx.vault.visible(p), limit: args.limit });
     const rows = r.rows.map(({ event: e, synthetic }) => ({
-      cursor: synthetic ? null : `ev:${e.n}`, time: isoUtc(e.t), kind: e.kind,
+      ...(synthetic ? {} : { cursor: `ev:${e.n}` }), time: isoUtc(e.t), kind: e.kind,
       ...(e.path !== undefined ? { path: e.path } : {}), ...(e.from !== undefined ? { from: e.from } : {}),
       by: e.by, ...(e.reason ? { reason: e.reason } : {}),
       ...(e.gap_from !== undefined ? { gap_from: isoUtc(e.gap_from) } : {}), ...(e.gap_until !== undefined ? { gap_until: isoUtc(e.gap_until) } : {}),
     }));
-    const out = { changes: rows, next_since: r.next_since, more: r.more, head: r.head };
+    const out = { changes: rows, next_since: r.next_since, ...(r.more ? { more: true } : {}) };
     const line = (x: (typeof rows)[number]) => x.kind === 'gap' || x.kind === 'reset'
       ? `${x.cursor ?? '—'} ${x.time} ${x.kind.toUpperCase()}: ${x.reason}`
       : `${x.cursor} ${x.time} ${x.kind} ${x.from ? `${x.from} → ` : ''}${x.path} by ${x.by}${x.reason ? ` (${x.reason})` : ''}`;
-    const text = (rows.length ? rows.map(line).join('\n') : 'No changes.') + `\nnext_since: ${r.next_since}${r.more ? ' (more follow)' : ''}`;
-    return { structured: out, text };
+    const body = (rows.length ? rows.map(line).join('\n') : 'No changes.') + `\nnext_since: ${r.next_since}`;
+    return answer(out, body, [r.more && `More changes follow: call again with since="${r.next_since}".`]);
   },
 });
 
