@@ -72,8 +72,10 @@ test('the cycle finder finds a cycle (self-check)', () => {
   assert.equal(cycles(g).length, 1);
 });
 
+// Lines as wc counts them: a final newline ends the last line, it does not start another.
+const lineCount = (t: string) => t.split('\n').length - (t.endsWith('\n') ? 1 : 0);
 test('no file in src/ is over 500 lines', () => {
-  const big = files.map((f) => [rel(f), text.get(f)!.split('\n').length] as const).filter(([, n]) => n > 500);
+  const big = files.map((f) => [rel(f), lineCount(text.get(f)!)] as const).filter(([, n]) => n > 500);
   assert.deepEqual(big, [], 'split the file by concern');
 });
 
