@@ -20,8 +20,7 @@ import { ensureOrtWasm, type EmbeddedWasm } from './ortWasm.js';
 import { workerEmbedder, type WorkerChannel } from './workerEmbedder.js';
 import { semanticSettings, type SemanticSettings } from './settings.js';
 import { statSync, promises as fsp } from 'node:fs';
-// Node's timers: the service runs headless too, where there is no window.
-import { clearTimeout, setTimeout } from 'node:timers';
+import { clearTimeout, setTimeout } from 'node:timers'; // Node's: the service runs headless too (no window)
 import { Debounce } from '../core/debounce.js';
 import { join } from 'node:path';
 

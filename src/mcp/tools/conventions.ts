@@ -18,7 +18,7 @@ export const getConventions = defineTool({
   }),
   output: z.object({
     folder: z.string().describe('Folder'),
-    conventions: z.record(z.string(), z.string()).optional().describe('_conventions.md path → rules, root first'),
+    conventions: z.record(z.string(), z.string()).optional().describe('path → rules, root first'),
     hint: hintOut,
     inferred: z.object({
       notes: z.number().int().describe('Notes seen'),

@@ -49,14 +49,14 @@ export const keywordSearch = defineTool({
   output: z.object({
     results: z.array(z.object({
       path: pathOut,
-      title: z.string().optional().describe('Title, when not the file name'),
+      title: z.string().optional().describe('Title'),
       score: z.number().describe('Relevance'),
       match: z.enum(['all', 'any']).describe('all words, or some'),
       fields: z.array(z.string()).describe('Where: title, body…'),
       size: z.number().int().describe('Bytes'),
       section: z.string().optional().describe('Where the words are'),
       snippet: z.string().describe('Hits in context'),
-    })).describe('One row per note, best first'),
+    })).describe('Best first'),
     total: z.number().int().describe('Notes matching'),
     total_all: z.number().int().describe('With every word'),
     next_cursor: nextCursorOut,

@@ -37,7 +37,6 @@ const filterInput = {
 
 const row = {
   path: pathOut,
-  title: z.string().optional().describe('Title, when not the file name'),
   section: z.string().optional().describe('Best-matching section'),
   size: z.number().int().describe('Bytes'),
   preview: z.string().describe('Best-matching text'),
@@ -70,7 +69,7 @@ async function describeHit(ctx: ToolContext, store: VectorStore, hit: { path: st
     const text = new TextDecoder().decode(bytes);
     if (c) preview = collapse(text.slice(c.start, c.end));
   } catch { /* vanished between ranking and reading */ }
-  return { path: hit.path, ...titleOf(ctx, hit.path), ...(c?.ordinal ? { section: `${c.ordinal} ${c.heading}` } : {}), size: ctx.vault.stat(hit.path)?.size ?? 0, preview, ...(stale ? { stale: true } : {}) };
+  return { path: hit.path, ...(c?.ordinal ? { section: `${c.ordinal} ${c.heading}` } : {}), size: ctx.vault.stat(hit.path)?.size ?? 0, preview, ...(stale ? { stale: true } : {}) };
 }
 
 function pendingInfo(svc: SemanticService, accept: (p: string) => boolean): { not_embedded?: number; not_embedded_sample?: string[] } {
@@ -159,10 +158,11 @@ export const hybridSearch = defineTool({
   }),
   output: z.object({
     arms: z.string().describe('Arms used'),
-    semantic_weight: z.number().optional().describe('Semantic arm weight 0–1'),
+    semantic_weight: z.number().optional().describe('Weight 0–1'),
     confidence: z.enum(['ok', 'low']).describe('low: weak match'),
     results: z.array(z.object({
       ...row,
+      title: z.string().optional().describe('Title'),
       score: z.number().describe('Fused score'),
       keyword_rank: z.number().int().optional().describe('Keyword rank'),
       semantic_rank: z.number().int().optional().describe('Semantic rank'),
@@ -209,7 +209,7 @@ export const hybridSearch = defineTool({
     for (const f of fused) {
       const sh = semByPath.get(f.id);
       const base = store && sh ? await describeHit(ctx, store, sh) : await keywordRow(ctx, f.id, args.query);
-      results.push({ ...base, score: Math.round(f.score * 1e6) / 1e6, ...(f.ranks[0] !== null ? { keyword_rank: f.ranks[0] } : {}), ...(f.ranks[1] !== null ? { semantic_rank: f.ranks[1] } : {}), ...(sh ? { similarity: Math.round(sh.score * 1e4) / 1e4 } : {}) });
+      results.push({ ...base, ...titleOf(ctx, f.id), score: Math.round(f.score * 1e6) / 1e6, ...(f.ranks[0] !== null ? { keyword_rank: f.ranks[0] } : {}), ...(f.ranks[1] !== null ? { semantic_rank: f.ranks[1] } : {}), ...(sh ? { similarity: Math.round(sh.score * 1e4) / 1e4 } : {}) });
     }
     const allKw = !!kwRows?.some((r) => r.matchedAll);
     const best = semHits?.[0]?.score ?? -1;
@@ -247,7 +247,7 @@ async function keywordRow(ctx: ToolContext, path: string, query: string) {
       preview = collapse(snap.text.slice(Math.max(snap.split.bodyStart, pos - 60), pos + 180));
     }
   } catch { /* vanished */ }
-  return { path, ...titleOf(ctx, path), ...(section ? { section: `${section} ${heading}` } : {}), size: ctx.vault.stat(path)?.size ?? 0, preview };
+  return { path, ...(section ? { section: `${section} ${heading}` } : {}), size: ctx.vault.stat(path)?.size ?? 0, preview };
 }
 
 export const findRelated = defineTool({

@@ -10,7 +10,7 @@ import { pathOut } from './results.js';
 
 export const HASH = 'content_hash you read';
 
-export const conventionsOut = z.record(z.string(), z.string()).optional().describe('_conventions.md → rules to follow (once per session)');
+export const conventionsOut = z.record(z.string(), z.string()).optional().describe('_conventions.md → rules (once per session)');
 
 /** Runs a write attributed to the caller's key in the change feed (recorded before, withdrawn on failure). */
 export function asCaller<T>(ctx: ToolContext, writes: OwnWrite[], fn: () => Promise<T>, wrote?: (r: T) => boolean): Promise<T> {

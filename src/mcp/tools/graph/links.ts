@@ -29,7 +29,7 @@ export const getBacklinks = defineTool({
       path: pathOut,
       count: z.number().int().describe('Its links'),
       links: z.array(z.string()).optional().describe('First ones: "L12: line text" or "[property] link"'),
-    })).describe('Linking notes, most links first'),
+    })).describe('Most links first'),
     next_cursor: nextCursorOut,
     hint: hintOut,
   }),
