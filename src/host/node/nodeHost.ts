@@ -299,6 +299,14 @@ export class NodeHost implements VaultHost {
    */
   async refresh(path: string, diskRel?: string): Promise<void> {
     const rel = path.normalize('NFC');
+    // Pending from the first moment (not after the first await), so a wait_for_pending_writes call
+    // made while this runs waits for it; a path that turned out to be nothing is pending no more.
+    if (!isNotePath(rel)) return this.refreshNow(rel, diskRel);
+    this.pending.add(rel);
+    try { await this.refreshNow(rel, diskRel); } finally { if (!this.entries.has(rel)) this.pending.delete(rel); }
+  }
+
+  private async refreshNow(rel: string, diskRel?: string): Promise<void> {
     const disk = diskRel ?? this.entries.get(rel)?.disk ?? rel;
     // The symlink rule decides what the path is: a followed folder, an admitted file, or nothing.
     const loc = await this.contain.locate(rel, disk);
