@@ -122,8 +122,12 @@ export class ObsidianHost implements VaultHost {
     this.links = null;
     if (type !== 'modify') this.byNfc = null;
     this.trackStat(type, f, oldPath);
-    // A link created (or moved in) after the start-up survey is judged now; until then reads are refused anyway.
-    if (this.surveyDone && (type === 'create' || type === 'rename') && !hidden(f.path)) void this.gate.observe(f.path, type === 'rename' ? oldPath : undefined);
+    // A path created or moved in is judged now; before the start-up survey is done it stays hidden
+    // until the survey and then its own judgment are in (so it answers exactly like a missing path).
+    if ((type === 'create' || type === 'rename') && !hidden(f.path)) {
+      if (this.surveyDone) void this.gate.observe(f.path, type === 'rename' ? oldPath : undefined);
+      else void this.gate.observeAfterSurvey(f.path);
+    }
     if (!(f instanceof this.TFile) || hidden(f.path)) return;
     const path = nfc(f.path);
     if (type === 'delete') {

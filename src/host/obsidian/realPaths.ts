@@ -88,6 +88,14 @@ export class RealPathGate {
     return p;
   }
 
+  /** A path reported before the start-up survey is done: hidden until the survey and its judgment are in. */
+  observeAfterSurvey(rel: string): Promise<void> {
+    const key = rel.normalize('NFC');
+    const p: Promise<void> = this.survey().then(() => this.judge(rel)).then(() => undefined, () => undefined).finally(() => { if (this.judging.get(key) === p) this.judging.delete(key); });
+    this.judging.set(key, p);
+    return p;
+  }
+
   /** Nothing recorded about `path` or above it: a plain entry of the vault (links are all recorded). */
   private plainInVault(path: string): boolean {
     return !this.realOf.has(path) && !RealPathGate.within(this.outsideRoots, path) && this.visible(path);

@@ -1,5 +1,5 @@
-// The first search after start answers. The keyword index's first build is held (its reads wait on
-// a gate) so the test does not depend on machine speed: a search that arrives while it builds
+// The first search after start answers. The keyword index's first build is held (its note reads wait
+// on a gate) so the test does not depend on machine speed: a search that arrives while it builds
 // waits for it (bounded) and answers completely once it is done; a build that outlasts the wait is
 // answered from what is indexed, with the staleness in structuredContent's hint (what Claude Code shows
 // the model), never a refusal. hybrid_search without a semantic model used to refuse here
@@ -26,8 +26,11 @@ async function gatedServer() {
   await host.ready();
   let open!: () => void;
   const gate = new Promise<void>((r) => { open = r; });
+  // Every note read waits on the gate (the index reads text; snippets and previews read either).
   const readBytes = host.readBytes.bind(host);
+  const readText = host.readText.bind(host);
   host.readBytes = async (p: string) => { await gate; return readBytes(p); };
+  host.readText = async (p: string) => { await gate; return readText(p); };
   const keys = new KeyStore(host.data);
   const key = (await keys.add({ name: 'k', scope: 'read' })).raw;
   const rt = await startRuntime({ host, settings: () => withDefaults({ port: 0 }), keys });
