@@ -56,7 +56,6 @@ export class ObsidianHost implements VaultHost {
   readonly writer: ObsidianWriter;
   /** The symlink rule: the app follows links, so paths it lists are checked against their real location. */
   private readonly gate: RealPathGate;
-  private surveyDone = false;
   private readonly app: App;
   private readonly TFile: Ctor<TFile>;
   private readonly TFolder: Ctor<TFolder>;
@@ -122,12 +121,8 @@ export class ObsidianHost implements VaultHost {
     this.links = null;
     if (type !== 'modify') this.byNfc = null;
     this.trackStat(type, f, oldPath);
-    // A path created or moved in is judged now; before the start-up survey is done it stays hidden
-    // until the survey and then its own judgment are in (so it answers exactly like a missing path).
-    if ((type === 'create' || type === 'rename') && !hidden(f.path)) {
-      if (this.surveyDone) void this.gate.observe(f.path, type === 'rename' ? oldPath : undefined);
-      else void this.gate.observeAfterSurvey(f.path);
-    }
+    // A path created or moved in is judged by the symlink rule (RealPathGate.observe).
+    if ((type === 'create' || type === 'rename') && !hidden(f.path)) void this.gate.observe(f.path, type === 'rename' ? oldPath : undefined);
     if (!(f instanceof this.TFile) || hidden(f.path)) return;
     const path = nfc(f.path);
     if (type === 'delete') {
@@ -179,7 +174,7 @@ export class ObsidianHost implements VaultHost {
   }
 
   ready(): Promise<void> {
-    this.readyPromise ??= Promise.all([this.cachesReady(), this.gate.survey().then(() => { this.surveyDone = true; })]).then(() => undefined);
+    this.readyPromise ??= Promise.all([this.cachesReady(), this.gate.survey()]).then(() => undefined);
     return this.readyPromise;
   }
 

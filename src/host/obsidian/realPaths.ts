@@ -17,6 +17,7 @@ export class RealPathGate {
   /** Admitted folder links into allow-listed outside folders: everything under them is outside. */
   private readonly outsideRoots = new Set<string>();
   private surveyed: Promise<void> | null = null;
+  private surveyFinished = false;
 
   constructor(readonly basePath: string, opts: { allowedOutside?: () => readonly string[]; forbidden?: () => readonly string[] }) {
     this.contain = new Containment(basePath, opts);
@@ -24,7 +25,7 @@ export class RealPathGate {
 
   /** Walks the vault once (at start): every symlink entry, and everything under an admitted folder link. */
   survey(): Promise<void> {
-    this.surveyed ??= this.walk('', false, new Set()).catch(() => undefined);
+    this.surveyed ??= this.walk('', false, new Set()).catch(() => undefined).then(() => { this.surveyFinished = true; });
     return this.surveyed;
   }
 
@@ -58,40 +59,45 @@ export class RealPathGate {
   }
 
   private record(key: string, loc: Located): void {
+    if (loc.folder && loc.real === null) { this.refused.delete(key); this.outsideRoots.add(key); return; }
+    this.admitPlain(key);
+    if (!loc.folder && loc.real !== undefined) this.realOf.set(key, loc.real);
+  }
+
+  /** `key` is a plain entry of the vault: whatever was recorded for a link of that name goes. */
+  private admitPlain(key: string): void {
     this.refused.delete(key);
-    if (loc.folder && loc.real === null) { this.outsideRoots.add(key); return; }
-    this.outsideRoots.delete(key); // a link replaced by a plain folder of the same name
-    if (loc.real === undefined || loc.folder) this.realOf.delete(key);
-    else this.realOf.set(key, loc.real);
+    this.outsideRoots.delete(key);
+    this.realOf.delete(key);
   }
 
   /** Paths being judged right now: hidden (with everything under them) until the judgment is in. */
   private readonly judging = new Map<string, Promise<void>>();
 
-  /** A path the app reported created or renamed: hidden at once, judged, then shown if the rule admits it. */
+  /**
+   * A path the app reported created or renamed (`oldPath`): shown at once when it is plainly inside,
+   * else hidden, judged, then shown if the rule admits it. Before the start-up survey is done it
+   * waits for the survey too, so it answers exactly like a missing path until then.
+   */
   observe(rel: string, oldPath?: string): Promise<void> {
     const key = rel.normalize('NFC');
+    if (!this.surveyFinished) return this.hideWhile(key, this.survey().then(() => this.judge(rel)));
     // A plain entry moved into a plain vault folder stays plain: no disk access at all (a folder
     // rename is one event per file under it, all in one task of the app's thread).
     if (oldPath !== undefined && this.plainInVault(oldPath.normalize('NFC')) && this.plainFolderOf(key)) {
-      this.refused.delete(key);
-      this.realOf.delete(key);
-      this.outsideRoots.delete(key);
+      this.admitPlain(key);
       return Promise.resolve();
     }
     // A plain file or folder in a plain vault folder (what the app creates all day) is judged at once,
     // so a note just written is listed right away; links and anything unusual take the async path.
     const plain = oldPath === undefined ? this.contain.locatePlainSync(key, rel) : 'link';
     if (plain !== 'link' && plain !== null) { this.record(key, plain); return Promise.resolve(); }
-    const p = this.judge(rel).then(() => undefined, () => undefined).finally(() => { if (this.judging.get(key) === p) this.judging.delete(key); });
-    this.judging.set(key, p);
-    return p;
+    return this.hideWhile(key, this.judge(rel));
   }
 
-  /** A path reported before the start-up survey is done: hidden until the survey and its judgment are in. */
-  observeAfterSurvey(rel: string): Promise<void> {
-    const key = rel.normalize('NFC');
-    const p: Promise<void> = this.survey().then(() => this.judge(rel)).then(() => undefined, () => undefined).finally(() => { if (this.judging.get(key) === p) this.judging.delete(key); });
+  /** `key` (and everything under it) is hidden until `work` settles. */
+  private hideWhile(key: string, work: Promise<unknown>): Promise<void> {
+    const p: Promise<void> = work.then(() => undefined, () => undefined).finally(() => { if (this.judging.get(key) === p) this.judging.delete(key); });
     this.judging.set(key, p);
     return p;
   }
