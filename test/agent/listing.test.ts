@@ -10,6 +10,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { SHARED } from '../helpers/paths.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { copyVault } from '../helpers/vault.js';
 import { startTestRuntime, type TestRuntime } from '../helpers/runtime.js';
@@ -19,7 +21,7 @@ import { allTools } from '../../src/mcp/tools/index.js';
 import { withDefaults } from '../../src/settings.js';
 import type { ServerDeps } from '../../src/mcp/tool.js';
 
-const MODEL = '/work/shared/fixtures/models/glove-static-100d';
+const MODEL = join(SHARED, 'fixtures/models/glove-static-100d');
 const KB = 1024;
 let rt: TestRuntime;
 let c: Client;
