@@ -29,6 +29,8 @@ export interface ObsidianHostOptions {
   now?: () => number;
   /** Absolute outside folders a symlink may lead into (setting symlinkAllowedFolders); default none. */
   allowedOutside?: () => readonly string[];
+  /** Monotonic milliseconds for slicing event delivery (default performance.now; tests pass a fast clock). */
+  clock?: () => number;
 }
 
 /** A note changed longer ago than this with a cache present counts as done even without an event
@@ -40,6 +42,13 @@ const SYNC_WAIT_MS = 2000;
 
 /** ready() proceeds after this long even if the app never caches some note (they are reported stale). */
 const READY_BOUND_MS = 20_000;
+
+/** Event work (delivery to the indexes, the kept file list) done in one task of the app's thread before
+ *  the rest waits for a timer: a folder rename is one app event per file, all in one task. */
+const SLICE_MS = 8;
+
+/** One vault event's change to the kept file list, with the paths as they were when it happened. */
+interface StatOp { type: 'create' | 'modify' | 'delete' | 'rename'; file: TAbstractFile; path: string; oldPath: string; task: number }
 
 const NON_ASCII = /[\u0080-\uffff]/;
 /** A path with a component starting with '.' (.obsidian, .trash, .git…): never shown. */
@@ -60,6 +69,7 @@ export class ObsidianHost implements VaultHost {
   private readonly TFile: Ctor<TFile>;
   private readonly TFolder: Ctor<TFolder>;
   private readonly now: () => number;
+  private readonly clock: () => number;
   private readonly listeners = new Set<(e: VaultEvent) => void>();
   /** Notes created/modified whose 'changed' has not arrived yet (NFC path → since). */
   private readonly pending = new Map<string, number>();
@@ -87,6 +97,7 @@ export class ObsidianHost implements VaultHost {
     this.TFile = opts.classes.TFile;
     this.TFolder = opts.classes.TFolder;
     this.now = opts.now ?? Date.now;
+    this.clock = opts.clock ?? (() => performance.now());
     const v = opts.app.vault;
     const mc = opts.app.metadataCache;
     this.name = v.getName();
@@ -110,11 +121,78 @@ export class ObsidianHost implements VaultHost {
 
   // ---- events ----
 
+  // The app reports a folder rename as one event per file and folder under it, all in one task of its
+  // thread, which the app's UI shares. The host's own bookkeeping of each event stays synchronous and
+  // small; what follows from it (the kept file list's update, every index's listener) runs at once only
+  // while this task has spent under SLICE_MS on events, and otherwise waits, in order, for slices
+  // of a timer. Until they are delivered, queued events count in pendingCount(), and files() applies
+  // the list's pending updates before it answers, so nothing reads a state older than the app's.
+
+  /** Events not yet delivered to listeners, oldest first (from `queueHead`). */
+  private queue: VaultEvent[] = [];
+  private queueHead = 0;
+  /** File-list updates not yet applied, oldest first (from `opsHead`); applied before any read. */
+  private statOps: StatOp[] = [];
+  private opsHead = 0;
+  private drainTimer: number | null = null;
+  /** The app's current task (a counter bumped at its first event) and when this host's work in it began. */
+  private task = 0;
+  private inTask = false;
+  private taskStart = 0;
+
+  /** True while the current task of the app may still do event work synchronously. */
+  private withinSlice(): boolean {
+    const t = this.clock();
+    this.enterTask(t);
+    if (this.queueHead < this.queue.length || this.opsHead < this.statOps.length) return false; // keep the order
+    return t - this.taskStart < SLICE_MS;
+  }
+
+  private enterTask(t: number): void {
+    if (this.inTask) return;
+    this.inTask = true;
+    this.task++;
+    this.taskStart = t;
+    queueMicrotask(() => { this.inTask = false; });
+  }
+
   private emit(e: VaultEvent): void {
     if (this.closed) return;
+    if (this.withinSlice()) { this.deliver(e); return; }
+    this.queue.push(e);
+    this.scheduleDrain();
+  }
+
+  private deliver(e: VaultEvent): void {
     for (const l of this.listeners) {
       try { l(e); } catch { /* one listener's failure must not stop the others */ }
     }
+  }
+
+  private scheduleDrain(): void {
+    if (this.drainTimer !== null || this.closed) return;
+    this.drainTimer = window.setTimeout(() => { this.drainTimer = null; this.drain(); }, 0);
+  }
+
+  /** One slice: file-list updates first (reads must see the app's state), then events in order. */
+  private drain(): void {
+    if (this.closed) return;
+    const start = this.clock();
+    this.applyStatOps(start + SLICE_MS);
+    if (this.opsHead === this.statOps.length) {
+      while (this.queueHead < this.queue.length) {
+        const e = this.queue[this.queueHead++];
+        this.deliver(e);
+        if (this.clock() - start >= SLICE_MS) break;
+      }
+      if (this.queueHead === this.queue.length) { this.queue = []; this.queueHead = 0; }
+    }
+    if (this.queueHead < this.queue.length || this.opsHead < this.statOps.length) this.scheduleDrain();
+  }
+
+  /** Events the app reported that the indexes have not been handed yet (see pendingCount). */
+  private undelivered(): number {
+    return this.queue.length - this.queueHead;
   }
 
   private onVault(type: 'create' | 'modify' | 'delete' | 'rename', f: TAbstractFile, oldPath?: string): void {
@@ -215,12 +293,14 @@ export class ObsidianHost implements VaultHost {
     this.prune(this.pending);
     this.prune(this.unresolvedChange);
     const changed = new Set([...this.pending.keys(), ...this.unresolvedChange.keys()]);
+    // Events still queued for the indexes (a folder rename delivered in slices): not fresh yet.
+    const queued = this.undelivered();
     if (!this.initialDone || this.staleAfterBound) {
       const missing = this.missingCaches();
       if (missing === 0) { this.initialDone = true; this.staleAfterBound = false; }
-      return Math.max(missing, changed.size);
+      return Math.max(missing, changed.size) + queued;
     }
-    return changed.size;
+    return changed.size + queued;
   }
 
   // ---- files ----
@@ -252,41 +332,61 @@ export class ObsidianHost implements VaultHost {
     throw Object.assign(new Error(`ENOENT: no file "${path}" in the vault`), { code: 'ENOENT' });
   }
 
-  /** Keeps fileStats in step with one vault event: O(1) for a file; a folder event rebuilds lazily. */
+  /** Keeps fileStats in step with one vault event: at once within the task's slice, else queued (see drain). */
   private trackStat(type: 'create' | 'modify' | 'delete' | 'rename', f: TAbstractFile, oldPath?: string): void {
+    if (!this.fileStats) return;
+    this.fileList = null;
+    const within = this.withinSlice();
+    const op: StatOp = { type, file: f, path: f.path, oldPath: oldPath ?? '', task: this.task };
+    if (within) { this.applyStat(op); return; }
+    this.statOps.push(op);
+    this.scheduleDrain();
+  }
+
+  /** Applies queued file-list updates in order, until `deadline` (clock) if given. */
+  private applyStatOps(deadline?: number): void {
+    while (this.opsHead < this.statOps.length) {
+      this.applyStat(this.statOps[this.opsHead++]);
+      if (deadline !== undefined && this.clock() >= deadline) break;
+    }
+    if (this.opsHead === this.statOps.length) { this.statOps = []; this.opsHead = 0; }
+  }
+
+  /** One event's update of fileStats: O(1) for a file, one scan of the list for a folder. */
+  private applyStat(op: StatOp): void {
     const stats = this.fileStats;
     if (!stats) return;
     this.fileList = null;
+    const { type, file: f } = op;
     if (!(f instanceof this.TFile)) {
       // A folder moved or deleted: its files' entries follow at once (the app also reports each file,
       // which then finds its entry done). Not a rebuild: at 100k files that was a long task per event.
-      if (type === 'rename' || type === 'delete') this.moveUnder(nfc(type === 'rename' ? oldPath ?? '' : f.path), type === 'rename' ? nfc(f.path) : null);
+      if (type === 'rename' || type === 'delete') this.moveUnder(nfc(type === 'rename' ? op.oldPath : op.path), type === 'rename' ? nfc(op.path) : null, op.task);
       return;
     }
     if (type === 'delete' || type === 'rename') {
-      const gone = nfc(type === 'rename' ? oldPath ?? '' : f.path);
+      const gone = nfc(type === 'rename' ? op.oldPath : op.path);
       if (stats.delete(gone) && isNotePath(gone)) this.notes--;
     }
-    if (type !== 'delete' && !hidden(f.path)) {
-      const path = nfc(f.path);
+    if (type !== 'delete' && !hidden(op.path)) {
+      const path = nfc(op.path);
       if (!stats.has(path) && isNotePath(path)) this.notes++;
-      stats.set(path, this.toStat(f));
+      stats.set(path, { path, size: f.stat.size, mtime: f.stat.mtime, ctime: f.stat.ctime });
     }
   }
 
-  /** The folder move handled in this task (see moveUnder). */
-  private lastMove: { from: string; to: string | null } | null = null;
+  /** The folder move last applied, with the app task it came from (see moveUnder). */
+  private lastMove: { from: string; to: string | null; task: number } | null = null;
 
   /** Entries under folder `from`/ re-keyed under `to`/ (a rename) or dropped (to = null). */
-  private moveUnder(from: string, to: string | null): void {
+  private moveUnder(from: string, to: string | null, task: number): void {
     const stats = this.fileStats;
     if (!stats || from === '') return;
     // The app reports every folder under a moved folder too, in the same task: those entries were
     // re-keyed with the top folder already, so each such event skips its scan of the whole list.
     const last = this.lastMove;
-    if (last && from.startsWith(`${last.from}/`) && to === (last.to === null ? null : last.to + from.slice(last.from.length))) return;
-    this.lastMove = { from, to };
-    queueMicrotask(() => { this.lastMove = null; });
+    if (last && last.task === task && from.startsWith(`${last.from}/`) && to === (last.to === null ? null : last.to + from.slice(last.from.length))) return;
+    this.lastMove = { from, to, task };
     const prefix = `${from}/`;
     const moved: [string, FileStat][] = [];
     for (const [path, st] of stats) if (path.startsWith(prefix)) moved.push([path, st]);
@@ -309,6 +409,7 @@ export class ObsidianHost implements VaultHost {
   }
 
   private stats(): Map<string, FileStat> {
+    if (this.opsHead < this.statOps.length) this.applyStatOps();
     if (!this.fileStats) {
       this.fileStats = new Map();
       this.notes = 0;
@@ -444,5 +545,9 @@ export class ObsidianHost implements VaultHost {
     this.closed = true;
     this.readyCheck?.();
     this.listeners.clear();
+    if (this.drainTimer !== null) window.clearTimeout(this.drainTimer);
+    this.drainTimer = null;
+    this.queue = [];
+    this.queueHead = 0;
   }
 }
