@@ -332,11 +332,12 @@ export class ObsidianHost implements VaultHost {
     throw Object.assign(new Error(`ENOENT: no file "${path}" in the vault`), { code: 'ENOENT' });
   }
 
-  /** Keeps fileStats in step with one vault event: at once within the task's slice, else queued (see drain). */
+  /** Keeps fileStats in step with one vault event: at once within the task's slice, else queued (see drain).
+   *  A folder moved or deleted always waits for the drain, and with it every event after it. */
   private trackStat(type: 'create' | 'modify' | 'delete' | 'rename', f: TAbstractFile, oldPath?: string): void {
     if (!this.fileStats) return;
     this.fileList = null;
-    const within = this.withinSlice();
+    const within = this.withinSlice() && (f instanceof this.TFile || type === 'create' || type === 'modify');
     const op: StatOp = { type, file: f, path: f.path, oldPath: oldPath ?? '', task: this.task };
     if (within) { this.applyStat(op); return; }
     this.statOps.push(op);
@@ -349,24 +350,42 @@ export class ObsidianHost implements VaultHost {
       this.applyStat(this.statOps[this.opsHead++]);
       if (deadline !== undefined && this.clock() >= deadline) break;
     }
-    if (this.opsHead === this.statOps.length) { this.statOps = []; this.opsHead = 0; }
+    if (this.opsHead === this.statOps.length) {
+      this.statOps = [];
+      this.opsHead = 0;
+      this.flushHeld();
+    }
   }
 
-  /** One event's update of fileStats: O(1) for a file, one scan of the list for a folder. */
+  /**
+   * A folder moved or deleted, held while the events that follow it in the same app task are about
+   * its own files: the app reports each of them too (moved or deleted one by one, O(1) each), so
+   * when that run ends, one scan of the list moves or drops only what no event covered.
+   */
+  private held: { from: string; to: string | null; task: number } | null = null;
+
+  /** One event's update of fileStats: O(1) for a file; a folder move or delete is held (see held). */
   private applyStat(op: StatOp): void {
     const stats = this.fileStats;
     if (!stats) return;
     this.fileList = null;
     const { type, file: f } = op;
-    if (!(f instanceof this.TFile)) {
-      // A folder moved or deleted: its files' entries follow at once (the app also reports each file,
-      // which then finds its entry done). Not a rebuild: at 100k files that was a long task per event.
-      if (type === 'rename' || type === 'delete') this.moveUnder(nfc(type === 'rename' ? op.oldPath : op.path), type === 'rename' ? nfc(op.path) : null, op.task);
+    const src = nfc(type === 'rename' ? op.oldPath : op.path);
+    const isFile = f instanceof this.TFile;
+    const h = this.held;
+    if (h) {
+      const inRun = h.task === op.task && src.startsWith(`${h.from}/`);
+      // A folder under the held one, moved along with it (or deleted with it): covered by its scan.
+      const along = inRun && !isFile && (type === 'rename' ? h.to !== null && nfc(op.path) === h.to + src.slice(h.from.length) : type === 'delete' && h.to === null);
+      if (along) return;
+      if (!inRun || !isFile) this.flushHeld();
+    }
+    if (!isFile) {
+      if ((type === 'rename' || type === 'delete') && src !== '') this.held = { from: src, to: type === 'rename' ? nfc(op.path) : null, task: op.task };
       return;
     }
     if (type === 'delete' || type === 'rename') {
-      const gone = nfc(type === 'rename' ? op.oldPath : op.path);
-      if (stats.delete(gone) && isNotePath(gone)) this.notes--;
+      if (stats.delete(src) && isNotePath(src)) this.notes--;
     }
     if (type !== 'delete' && !hidden(op.path)) {
       const path = nfc(op.path);
@@ -375,24 +394,18 @@ export class ObsidianHost implements VaultHost {
     }
   }
 
-  /** The folder move last applied, with the app task it came from (see moveUnder). */
-  private lastMove: { from: string; to: string | null; task: number } | null = null;
-
-  /** Entries under folder `from`/ re-keyed under `to`/ (a rename) or dropped (to = null). */
-  private moveUnder(from: string, to: string | null, task: number): void {
+  /** The held folder's run is over: entries still under it are re-keyed under its new place or dropped. */
+  private flushHeld(): void {
+    const h = this.held;
     const stats = this.fileStats;
-    if (!stats || from === '') return;
-    // The app reports every folder under a moved folder too, in the same task: those entries were
-    // re-keyed with the top folder already, so each such event skips its scan of the whole list.
-    const last = this.lastMove;
-    if (last && last.task === task && from.startsWith(`${last.from}/`) && to === (last.to === null ? null : last.to + from.slice(last.from.length))) return;
-    this.lastMove = { from, to, task };
-    const prefix = `${from}/`;
+    this.held = null;
+    if (!h || !stats) return;
+    const prefix = `${h.from}/`;
     const moved: [string, FileStat][] = [];
     for (const [path, st] of stats) if (path.startsWith(prefix)) moved.push([path, st]);
     for (const [path, st] of moved) {
       stats.delete(path);
-      const dest = to === null ? null : `${to}/${path.slice(prefix.length)}`;
+      const dest = h.to === null ? null : `${h.to}/${path.slice(prefix.length)}`;
       if (dest !== null && !hidden(dest)) stats.set(dest, { ...st, path: dest });
       else if (isNotePath(path)) this.notes--;
     }
