@@ -8,6 +8,8 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { Containment, missing, samePlacement, type Located } from '../containment.js';
 
+const DONE: Promise<void> = Promise.resolve();
+
 export class RealPathGate {
   readonly contain: Containment;
   /** Vault paths refused by the rule (a refused folder hides everything under it). */
@@ -80,6 +82,9 @@ export class RealPathGate {
    * waits for the survey too, so it answers exactly like a missing path until then.
    */
   observe(rel: string, oldPath?: string): Promise<void> {
+    // A move while the gate holds nothing (no link, nothing refused or being judged: nearly every
+    // vault) is a plain entry moved into a plain folder: nothing to record, nothing to normalise.
+    if (oldPath !== undefined && this.surveyFinished && this.holdsNothing()) return DONE;
     const key = rel.normalize('NFC');
     if (!this.surveyFinished) return this.hideWhile(key, this.survey().then(() => this.judge(rel)));
     // A plain entry moved into a plain vault folder stays plain: no disk access at all (a folder
@@ -93,6 +98,10 @@ export class RealPathGate {
     const plain = oldPath === undefined ? this.contain.locatePlainSync(key, rel) : 'link';
     if (plain !== 'link' && plain !== null) { this.record(key, plain); return Promise.resolve(); }
     return this.hideWhile(key, this.judge(rel));
+  }
+
+  private holdsNothing(): boolean {
+    return this.refused.size === 0 && this.realOf.size === 0 && this.outsideRoots.size === 0 && this.judging.size === 0;
   }
 
   /** `key` (and everything under it) is hidden until `work` settles. */
