@@ -14,7 +14,7 @@ import { LinkGraph } from '../../src/graph/linkGraph.js';
 import { TaskService } from '../../src/tasks/service.js';
 import type { App } from 'obsidian';
 
-function hostOn(vault: string) {
+function hostOn(vault: string, clock?: () => number) {
   const app = new fake.App(vault);
   const owner = new fake.Component();
   void owner.load();
@@ -23,6 +23,7 @@ function hostOn(vault: string) {
     manifest: { id: 'vault-mcp-server', dir: '.obsidian/plugins/vault-mcp-server' },
     register: (ref) => owner.registerEvent(ref as unknown as fake.EventRef),
     classes: { TFile: fake.TFile as never, TFolder: fake.TFolder as never },
+    clock,
   });
   return { app, host };
 }
@@ -42,8 +43,13 @@ function walk(app: fake.App): string[] {
 }
 const listed = (host: ObsidianHost) => host.files().map((f) => `${f.path}|${f.size}|${f.mtime}`).sort();
 
-test('host.files() and noteCount() kept from events equal a fresh walk through edits, creates, deletes and file and folder renames', async () => {
-  const { app, host } = hostOn(vaultOf(60));
+/** A clock that runs 1 ms per reading: the host's event work is over its slice after a few events, so
+ *  whatever the app reports in one task is applied and delivered in later slices (a real clock would
+ *  only do that on a slow machine or a big vault). */
+const fastClock = () => { let t = 0; return () => (t += 1); };
+
+for (const [label, clock] of [['', undefined], [' (events applied and delivered in slices)', fastClock()]] as const) test(`host.files() and noteCount() kept from events equal a fresh walk through edits, creates, deletes and file and folder renames${label}`, async () => {
+  const { app, host } = hostOn(vaultOf(60), clock);
   await host.ready();
   // noteCount() (what every status poll asks) must always equal the notes of a fresh walk.
   const notes = () => walk(app).filter((x) => /\.md\|/i.test(x)).length;
@@ -125,10 +131,10 @@ test('GraphService.prepare builds in slices that yield, and its graph equals a s
   assert.ok([...scoped.graph.out.values()].every((m) => [...m.keys()].every((p) => p.startsWith('F3/'))));
 });
 
-test('a folder rename moves the task rows with the notes, without reading a note again', async () => {
+for (const [label, clock] of [['', undefined], [' (events delivered in slices)', fastClock()]] as const) test(`a folder rename moves the task rows with the notes, without reading a note again${label}`, async () => {
   const vault = vaultOf(40);
   for (let i = 0; i < 40; i += 4) writeFileSync(join(vault, `F${i % 5}`, `N${i}.md`), `# N${i}\n- [ ] task of ${i}\n- [x] done ${i}\n`);
-  const { app, host } = hostOn(vault);
+  const { app, host } = hostOn(vault, clock);
   await host.ready();
   const tasks = new TaskService(host);
   await tasks.start();
@@ -147,4 +153,86 @@ test('a folder rename moves the task rows with the notes, without reading a note
   assert.deepEqual(moved.map((t) => t.path), ['Moved/N0.md', 'Moved/N0.md']);
   assert.deepEqual(tasks.ofNote('F0/N0.md'), []);
   await tasks.stop();
+});
+
+/** Until the host has delivered every queued event (pendingCount counts them). */
+async function drained(host: ObsidianHost): Promise<void> {
+  while (host.pendingCount() > 0) await new Promise((r) => setTimeout(r, 5));
+}
+
+test('a folder rename reported in one task of the app reaches listeners in later slices, in the app\'s order; pending until then, files() current at once', async () => {
+  const { app, host } = hostOn(vaultOf(300), fastClock());
+  await host.ready();
+  await app.metadataCache.settled();
+  await drained(host);
+  // What the app reports, in its order (a listener on the app itself, registered before the rename).
+  const expected: string[] = [];
+  app.vault.on('rename', (f: fake.TAbstractFile, old: string) => { if (f instanceof fake.TFile) expected.push(`${old} > ${f.path}`); });
+  const got: string[] = [];
+  let task = 0;
+  let open = false;
+  const tasks = new Set<number>();
+  host.subscribe((e) => {
+    if (!open) { open = true; task++; queueMicrotask(() => { open = false; }); }
+    tasks.add(task);
+    if (e.type === 'rename') got.push(`${e.oldPath} > ${e.path}`);
+  });
+  await app.vault.createFolder('K');
+  await app.vault.rename(app.vault.getFolderByPath('F0')!, 'K/F0 moved');
+  assert.equal(expected.length, 60);
+  assert.ok(got.length < expected.length, `not all delivered in the app's task (${got.length} of ${expected.length})`);
+  assert.ok(host.pendingCount() > 0, 'queued events count as pending');
+  assert.deepEqual(listed(host), walk(app), 'files() answers the app\'s state while events are still queued');
+  await drained(host);
+  assert.deepEqual(got, expected, 'every event, once, in the app\'s order');
+  assert.ok(tasks.size > 1, `delivered over several tasks (${tasks.size})`);
+  // A modify after the burst comes after it, not before.
+  const f = app.vault.getFileByPath('K/F0 moved/N0.md')!;
+  const after: string[] = [];
+  host.subscribe((e) => { if (e.type === 'modify' || e.type === 'rename') after.push(`${e.type} ${e.path}`); });
+  await app.vault.rename(app.vault.getFolderByPath('K')!, 'K2');
+  await app.vault.modify(app.vault.getFileByPath('K2/F0 moved/N0.md')!, '# N0 edited\n');
+  await drained(host);
+  assert.equal(after.at(-1), 'modify K2/F0 moved/N0.md');
+  assert.equal(after.filter((x) => x.startsWith('rename ')).length, 60);
+  assert.equal(f.path, 'K2/F0 moved/N0.md');
+});
+
+test('a folder moved or deleted without an event for each file under it: the list still equals a fresh walk', async () => {
+  const { app, host } = hostOn(vaultOf(60));
+  await host.ready();
+  const notes = () => walk(app).filter((x) => /\.md\|/i.test(x)).length;
+  host.files();
+  // An app that reports only the folder: drop the events of the files and folders under it.
+  const trigger = app.vault.trigger.bind(app.vault);
+  let dropUnder: string | null = null;
+  app.vault.trigger = (name: string, ...data: unknown[]) => {
+    const f = data[0] as fake.TAbstractFile;
+    const old = name === 'rename' ? (data[1] as string) : f.path;
+    if (dropUnder !== null && old.startsWith(`${dropUnder}/`)) return;
+    trigger(name, ...data);
+  };
+  dropUnder = 'F1';
+  await app.vault.rename(app.vault.getFolderByPath('F1')!, 'F1 moved');
+  assert.deepEqual(listed(host), walk(app), 'moved with the folder');
+  assert.equal(host.noteCount(), notes());
+  dropUnder = 'F2';
+  await app.vault.delete(app.vault.getFolderByPath('F2')!, true);
+  assert.deepEqual(listed(host), walk(app), 'dropped with the folder');
+  assert.equal(host.noteCount(), notes());
+  assert.ok(!host.files().some((x) => x.path.startsWith('F2/')));
+});
+
+test('close() drops the events still queued: no listener runs after it', async () => {
+  const { app, host } = hostOn(vaultOf(100), fastClock());
+  await host.ready();
+  await drained(host);
+  let seen = 0;
+  host.subscribe(() => { seen++; });
+  await app.vault.rename(app.vault.getFolderByPath('F3')!, 'F3 moved');
+  const atClose = seen;
+  assert.ok(atClose < 20, `most of the folder's events were queued (${atClose} delivered)`);
+  await host.close();
+  await new Promise((r) => setTimeout(r, 30));
+  assert.equal(seen, atClose);
 });
