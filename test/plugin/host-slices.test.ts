@@ -4,7 +4,7 @@
 // builds in slices that yield (GraphService.prepare) and ends equal to a synchronous full build.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/vault.js';
 import * as fake from './fake-obsidian/index.js';
@@ -235,4 +235,20 @@ test('close() drops the events still queued: no listener runs after it', async (
   await host.close();
   await new Promise((r) => setTimeout(r, 30));
   assert.equal(seen, atClose);
+});
+
+test('a moved file link keeps its judged real location; a moved plain note needs no judgment', async () => {
+  const vault = vaultOf(10);
+  // A file link inside the vault to a note inside it (absolute target, so it still resolves once moved).
+  symlinkSync(join(vault, 'F1/N1.md'), join(vault, 'F2/link.md'));
+  const { app, host } = hostOn(vault);
+  await host.ready();
+  assert.equal(host.realPathOf('F2/link.md'), 'F1/N1.md', 'the survey judged the link');
+  await app.vault.rename(app.vault.getFileByPath('F2/link.md')!, 'F3/link moved.md');
+  await host.sync('F3/link moved.md');
+  assert.equal(host.realPathOf('F3/link moved.md'), 'F1/N1.md', 'the moved link is judged again where it went');
+  // A plain note moved while the gate holds a link: still a plain note.
+  await app.vault.rename(app.vault.getFileByPath('F4/N4.md')!, 'F3/N4.md');
+  assert.equal(host.realPathOf('F3/N4.md'), undefined);
+  assert.ok(host.stat('F3/N4.md'));
 });
