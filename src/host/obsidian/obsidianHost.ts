@@ -9,6 +9,7 @@ import { FsDataStore } from '../fsDataStore.js';
 import { ObsidianWriter } from './obsidianWriter.js';
 import { appNormalizePath, pluginDataDir, vaultBasePath } from './paths.js';
 import { RealPathGate } from './realPaths.js';
+import { EventSlices } from './eventSlices.js';
 
 export { pluginDataDir, vaultBasePath };
 
@@ -42,10 +43,6 @@ const SYNC_WAIT_MS = 2000;
 
 /** ready() proceeds after this long even if the app never caches some note (they are reported stale). */
 const READY_BOUND_MS = 20_000;
-
-/** Event work (delivery to the indexes, the kept file list) done in one task of the app's thread before
- *  the rest waits for a timer: a folder rename is one app event per file, all in one task. */
-const SLICE_MS = 8;
 
 /** One vault event's change to the kept file list, with the paths as they were when it happened. */
 interface StatOp { type: 'create' | 'modify' | 'delete' | 'rename'; file: TAbstractFile; path: string; oldPath: string; task: number }
@@ -98,6 +95,7 @@ export class ObsidianHost implements VaultHost {
     this.TFolder = opts.classes.TFolder;
     this.now = opts.now ?? Date.now;
     this.clock = opts.clock ?? (() => performance.now());
+    this.slices = new EventSlices({ clock: this.clock, deliver: (e) => this.deliver(e), apply: (op) => this.applyStat(op), opsDone: () => this.flushHeld() });
     const v = opts.app.vault;
     const mc = opts.app.metadataCache;
     this.name = v.getName();
@@ -121,78 +119,18 @@ export class ObsidianHost implements VaultHost {
 
   // ---- events ----
 
-  // The app reports a folder rename as one event per file and folder under it, all in one task of its
-  // thread, which the app's UI shares. The host's own bookkeeping of each event stays synchronous and
-  // small; what follows from it (the kept file list's update, every index's listener) runs at once only
-  // while this task has spent under SLICE_MS on events, and otherwise waits, in order, for slices
-  // of a timer. Until they are delivered, queued events count in pendingCount(), and files() applies
-  // the list's pending updates before it answers, so nothing reads a state older than the app's.
-
-  /** Events not yet delivered to listeners, oldest first (from `queueHead`). */
-  private queue: VaultEvent[] = [];
-  private queueHead = 0;
-  /** File-list updates not yet applied, oldest first (from `opsHead`); applied before any read. */
-  private statOps: StatOp[] = [];
-  private opsHead = 0;
-  private drainTimer: number | null = null;
-  /** The app's current task (a counter bumped at its first event) and when this host's work in it began. */
-  private task = 0;
-  private inTask = false;
-  private taskStart = 0;
-
-  /** True while the current task of the app may still do event work synchronously. */
-  private withinSlice(): boolean {
-    const t = this.clock();
-    this.enterTask(t);
-    if (this.queueHead < this.queue.length || this.opsHead < this.statOps.length) return false; // keep the order
-    return t - this.taskStart < SLICE_MS;
-  }
-
-  private enterTask(t: number): void {
-    if (this.inTask) return;
-    this.inTask = true;
-    this.task++;
-    this.taskStart = t;
-    queueMicrotask(() => { this.inTask = false; });
-  }
+  /** What follows from each vault event, at once or in timer slices (see eventSlices.ts). Queued events
+   *  count in pendingCount(); files() applies queued updates of the kept list before it answers. */
+  private readonly slices: EventSlices<VaultEvent, StatOp>;
 
   private emit(e: VaultEvent): void {
-    if (this.closed) return;
-    if (this.withinSlice()) { this.deliver(e); return; }
-    this.queue.push(e);
-    this.scheduleDrain();
+    if (!this.closed) this.slices.event(e);
   }
 
   private deliver(e: VaultEvent): void {
     for (const l of this.listeners) {
       try { l(e); } catch { /* one listener's failure must not stop the others */ }
     }
-  }
-
-  private scheduleDrain(): void {
-    if (this.drainTimer !== null || this.closed) return;
-    this.drainTimer = window.setTimeout(() => { this.drainTimer = null; this.drain(); }, 0);
-  }
-
-  /** One slice: file-list updates first (reads must see the app's state), then events in order. */
-  private drain(): void {
-    if (this.closed) return;
-    const start = this.clock();
-    this.applyStatOps(start + SLICE_MS);
-    if (this.opsHead === this.statOps.length) {
-      while (this.queueHead < this.queue.length) {
-        const e = this.queue[this.queueHead++];
-        this.deliver(e);
-        if (this.clock() - start >= SLICE_MS) break;
-      }
-      if (this.queueHead === this.queue.length) { this.queue = []; this.queueHead = 0; }
-    }
-    if (this.queueHead < this.queue.length || this.opsHead < this.statOps.length) this.scheduleDrain();
-  }
-
-  /** Events the app reported that the indexes have not been handed yet (see pendingCount). */
-  private undelivered(): number {
-    return this.queue.length - this.queueHead;
   }
 
   private onVault(type: 'create' | 'modify' | 'delete' | 'rename', f: TAbstractFile, oldPath?: string): void {
@@ -294,7 +232,7 @@ export class ObsidianHost implements VaultHost {
     this.prune(this.unresolvedChange);
     const changed = new Set([...this.pending.keys(), ...this.unresolvedChange.keys()]);
     // Events still queued for the indexes (a folder rename delivered in slices): not fresh yet.
-    const queued = this.undelivered();
+    const queued = this.slices.undelivered();
     if (!this.initialDone || this.staleAfterBound) {
       const missing = this.missingCaches();
       if (missing === 0) { this.initialDone = true; this.staleAfterBound = false; }
@@ -332,29 +270,13 @@ export class ObsidianHost implements VaultHost {
     throw Object.assign(new Error(`ENOENT: no file "${path}" in the vault`), { code: 'ENOENT' });
   }
 
-  /** Keeps fileStats in step with one vault event: at once within the task's slice, else queued (see drain).
-   *  A folder moved or deleted always waits for the drain, and with it every event after it. */
+  /** Keeps fileStats in step with one vault event: at once within the task's slice, else queued.
+   *  A folder moved or deleted always waits for a slice, and with it every event after it. */
   private trackStat(type: 'create' | 'modify' | 'delete' | 'rename', f: TAbstractFile, oldPath?: string): void {
     if (!this.fileStats) return;
     this.fileList = null;
-    const within = this.withinSlice() && (f instanceof this.TFile || type === 'create' || type === 'modify');
-    const op: StatOp = { type, file: f, path: f.path, oldPath: oldPath ?? '', task: this.task };
-    if (within) { this.applyStat(op); return; }
-    this.statOps.push(op);
-    this.scheduleDrain();
-  }
-
-  /** Applies queued file-list updates in order, until `deadline` (clock) if given. */
-  private applyStatOps(deadline?: number): void {
-    while (this.opsHead < this.statOps.length) {
-      this.applyStat(this.statOps[this.opsHead++]);
-      if (deadline !== undefined && this.clock() >= deadline) break;
-    }
-    if (this.opsHead === this.statOps.length) {
-      this.statOps = [];
-      this.opsHead = 0;
-      this.flushHeld();
-    }
+    const now = this.slices.within() && (f instanceof this.TFile || type === 'create' || type === 'modify');
+    this.slices.op({ type, file: f, path: f.path, oldPath: oldPath ?? '', task: this.slices.task }, now);
   }
 
   /**
@@ -422,7 +344,7 @@ export class ObsidianHost implements VaultHost {
   }
 
   private stats(): Map<string, FileStat> {
-    if (this.opsHead < this.statOps.length) this.applyStatOps();
+    if (this.slices.hasOps()) this.slices.applyOps();
     if (!this.fileStats) {
       this.fileStats = new Map();
       this.notes = 0;
@@ -558,9 +480,6 @@ export class ObsidianHost implements VaultHost {
     this.closed = true;
     this.readyCheck?.();
     this.listeners.clear();
-    if (this.drainTimer !== null) window.clearTimeout(this.drainTimer);
-    this.drainTimer = null;
-    this.queue = [];
-    this.queueHead = 0;
+    this.slices.close();
   }
 }
