@@ -140,10 +140,10 @@ export class InvertedIndex {
     this.store.reserve(n * NF);
   }
 
-  /** Room for short id `id` in the per-note arrays. */
-  private reserve(id: number): void {
+  /** Room for short id `id` in the per-note arrays (exactly up to it when `exact`: a loaded index). */
+  reserve(id: number, exact = false): void {
     if (id < this.live.length) return;
-    let cap = this.live.length;
+    let cap = exact ? id + 1 : this.live.length;
     while (cap <= id) cap *= 2;
     const live = new Uint8Array(cap);
     live.set(this.live);
@@ -366,6 +366,7 @@ export class InvertedIndex {
       if ((i & 1023) === 1023) yield;
     }
     if (this.lexicon.size !== terms.length) throw new Error('restoreTerms: a term is listed twice');
+    this.store.reserve(terms.length * NF, true);
     this.reserveTerms();
   }
 }

@@ -72,11 +72,11 @@ export class PostingStore {
     return this.chunk.length;
   }
 
-  /** Room for slots below `n`. */
-  reserve(n: number): void {
+  /** Room for slots below `n` (exactly `n` when `exact`: a loaded index; else with room to grow). */
+  reserve(n: number, exact = false): void {
     if (n <= this.chunk.length) return;
-    let cap = Math.max(1024, this.chunk.length);
-    while (cap < n) cap *= 2;
+    let cap = exact ? n : Math.max(1024, Math.ceil(this.chunk.length * 1.5));
+    while (cap < n) cap = Math.ceil(cap * 1.5);
     const grow = <T extends Int32Array | Uint32Array>(a: T, make: (n: number) => T) => { const b = make(cap); b.set(a); return b; };
     this.chunk = grow(this.chunk, (k) => new Int32Array(k).fill(NONE));
     this.off = grow(this.off, (k) => new Uint32Array(k));
