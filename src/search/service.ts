@@ -29,8 +29,6 @@ const LEGACY_INDEX_FILE = 'keyword-index.json';
 /** 3: own index format (issue 14: titles, BM25F, no MiniSearch internals); 4: JSON parts in lines of bounded size; 5: varint posting lists. */
 export const SCHEMA = 5;
 
-/** What a note's file was when indexed: mtime, size, hash of its text (kept by the index, see InvertedIndex.record). */
-interface DocMeta { m: number; s: number; h: string }
 type Op = 'upsert' | 'refresh' | 'delete';
 /** The synchronous part of one change: done at once, or steps to run with turns between (a long note). */
 type Update = () => Iterator<void> | void;
@@ -268,8 +266,6 @@ export class KeywordService implements KeywordRanker {
 
   /** Set after a load: resolves once the loaded lists were read through (false: damaged, rebuilt). */
   private verifying: Promise<boolean> = Promise.resolve(true);
-
-  /** Resolves once a loaded index's lists were checked (tests; the index serves meanwhile). */
   verified(): Promise<boolean> {
     return this.verifying;
   }
@@ -327,7 +323,8 @@ export class KeywordService implements KeywordRanker {
       return () => { remove(); this.skipped.set(path, 'unreadable'); this.dirty = true; };
     }
     const hash = contentHash(text);
-    const meta: DocMeta = { m: stat.mtime, s: stat.size, h: hash };
+    // What the file was when indexed (kept by the index: InvertedIndex.record).
+    const meta = { m: stat.mtime, s: stat.size, h: hash };
     if (op !== 'refresh' && this.ix.hashIs(path, hash)) {
       return () => { this.ix.record(path, meta.m, meta.s, meta.h); this.dirty = true; };
     }
@@ -335,7 +332,7 @@ export class KeywordService implements KeywordRanker {
     return () => this.upsertSteps(path, doc, meta);
   }
 
-  private *upsertSteps(path: string, doc: IndexedDoc, meta: DocMeta): Generator<void, void> {
+  private *upsertSteps(path: string, doc: IndexedDoc, meta: { m: number; s: number; h: string }): Generator<void, void> {
     const ix = this.ix;
     // The note may have been deleted while it was read; a later queued op handles that.
     yield* ix.addSteps(doc, this.analyzer, true);
