@@ -107,6 +107,14 @@ export class Containment {
     return placement ? { real, placement } : null;
   }
 
+  /** place() synchronously (one realpath system call): for small reads where a thread-pool round trip costs more than the read. */
+  placeSync(abs: string): { real: string; placement: Placement } | null {
+    let real: string;
+    try { real = realpathSync.native(abs); } catch { return null; }
+    const placement = this.classify(real);
+    return placement ? { real, placement } : null;
+  }
+
   /**
    * locate() for the common case, synchronously: a plain file or folder (not a symlink) whose folder
    * is the real folder of the same vault path. 'link' when the entry is a symlink (only the async

@@ -10,7 +10,7 @@
 import SearchableMap from 'minisearch/SearchableMap';
 import type { Analyzer } from './types.js';
 import { Lexicon } from './lexicon.js';
-import { Postings } from './postings.js';
+import { PostingCursor, PostingStore } from './postings.js';
 
 export const FIELDS = ['title', 'aliases', 'headings', 'tags', 'body'] as const;
 export type Field = (typeof FIELDS)[number];
@@ -20,6 +20,8 @@ export const ALIASES = 1;
 const NO_LENGTHS = new Array<number>(5).fill(0);
 /** Notes longer than this (characters over all fields) are analysed in pieces of about this size (addSteps). */
 const PIECE = 32_768;
+/** List bytes left behind by growing lists that alone never call for a rewrite. */
+const WASTE_MIN = 8 << 20;
 /** Fields whose stop words are indexed (a title like "The The" stays findable). */
 const KEEP_STOP = [true, true, true, false, false];
 
@@ -46,8 +48,8 @@ export class InvertedIndex {
   readonly dict = new SearchableMap<number>();
   /** Term ids below this are in `dict`. */
   private dictUpTo = 0;
-  /** Postings by term id × NF + field index (undefined where a field never has the term). */
-  postings: (Postings | undefined)[] = [];
+  /** Postings by slot = term id × NF + field index (postings.ts). */
+  readonly store = new PostingStore();
   /** Path by short id (undefined once removed). */
   paths: (string | undefined)[] = [];
   readonly ids = new Map<string, number>();
@@ -55,6 +57,16 @@ export class InvertedIndex {
   lengths = new Uint32Array(64 * NF);
   /** 1 for a live short id. */
   live = new Uint8Array(64);
+  /**
+   * What the note's file was when it was indexed, by short id (the service compares them with the disk):
+   * mtime and size, and the SHA-256 of its text (32 bytes each). `marks` change at every add or record,
+   * so a caller can tell whether a note was updated while it waited (markOf).
+   */
+  mtimes = new Float64Array(64);
+  sizes = new Float64Array(64);
+  hashes = new Uint8Array(64 * 32);
+  private marks = new Float64Array(64);
+  private markSeq = 0;
   /** `titles` and `aliases` of each note by short id. */
   titles: string[] = [];
   aliases: string[] = [];
@@ -125,13 +137,13 @@ export class InvertedIndex {
       c.set(this.counts);
       this.counts = c;
     }
-    for (let t = this.postings.length / NF; t < n; t++) for (let f = 0; f < NF; f++) this.postings.push(undefined);
+    this.store.reserve(n * NF);
   }
 
-  /** Room for short id `id` in the per-note arrays. */
-  private reserve(id: number): void {
+  /** Room for short id `id` in the per-note arrays (exactly up to it when `exact`: a loaded index). */
+  reserve(id: number, exact = false): void {
     if (id < this.live.length) return;
-    let cap = this.live.length;
+    let cap = exact ? id + 1 : this.live.length;
     while (cap <= id) cap *= 2;
     const live = new Uint8Array(cap);
     live.set(this.live);
@@ -139,6 +151,39 @@ export class InvertedIndex {
     const lengths = new Uint32Array(cap * NF);
     lengths.set(this.lengths);
     this.lengths = lengths;
+    const grow = (a: Float64Array) => { const b = new Float64Array(cap); b.set(a); return b; };
+    this.mtimes = grow(this.mtimes);
+    this.sizes = grow(this.sizes);
+    this.marks = grow(this.marks);
+    const hashes = new Uint8Array(cap * 32);
+    hashes.set(this.hashes);
+    this.hashes = hashes;
+  }
+
+  /** Records the file a note was indexed from: mtime, size and `sha256:<hex>` hash of its text. */
+  record(path: string, mtime: number, size: number, hash: string): void {
+    const id = this.ids.get(path);
+    if (id === undefined) throw new Error(`keyword index: ${path} is not indexed`);
+    this.mtimes[id] = mtime;
+    this.sizes[id] = size;
+    const ok = hash.length === 71 && hash.startsWith('sha256:');
+    for (let i = 0; i < 32; i++) this.hashes[id * 32 + i] = ok ? hexByte(hash, 7 + 2 * i) : 0;
+    this.marks[id] = ++this.markSeq;
+    this.version++;
+  }
+
+  /** Whether the note was indexed from text with this hash. */
+  hashIs(path: string, hash: string): boolean {
+    const id = this.ids.get(path);
+    if (id === undefined || !hash.startsWith('sha256:') || hash.length !== 71) return false;
+    for (let i = 0; i < 32; i++) if (this.hashes[id * 32 + i] !== hexByte(hash, 7 + 2 * i)) return false;
+    return true;
+  }
+
+  /** A number that changes whenever the note is added, removed or recorded (−1: not indexed). */
+  markOf(path: string): number {
+    const id = this.ids.get(path);
+    return id === undefined ? -1 : this.marks[id];
   }
 
   /** Registers a note under a new short id with its field lengths (lengths[at … at + NF)), before its postings are written. */
@@ -151,6 +196,7 @@ export class InvertedIndex {
     this.titles[id] = titles;
     this.aliases[id] = aliases;
     this.live[id] = 1;
+    this.marks[id] = ++this.markSeq;
     for (let f = 0; f < NF; f++) {
       const l = lengths[at + f];
       this.lengths[id * NF + f] = l;
@@ -234,7 +280,7 @@ export class InvertedIndex {
     const seen = this.seen;
     for (let j = 0; j < seen.length; j++) {
       const t = seen[j];
-      (this.postings[t * NF + f] ??= new Postings()).append(id, this.counts[t]);
+      this.store.append(t * NF + f, id, this.counts[t]);
       this.counts[t] = 0;
     }
     this.setLength(id, f, seen.length);
@@ -266,28 +312,29 @@ export class InvertedIndex {
     return true;
   }
 
-  /** Whether enough notes were removed that dropping their postings is worth a pass. */
+  /** Whether enough notes were removed, or enough list bytes left behind by growing lists, that a rewrite is worth a pass. */
   needsVacuum(): boolean {
-    return this.dirt >= 20 && this.dirt >= 0.1 * this.ids.size;
+    return (this.dirt >= 20 && this.dirt >= 0.1 * this.ids.size) || this.store.waste > Math.max(WASTE_MIN, this.store.used);
   }
 
   /**
-   * Drops the postings of removed notes and the names of terms left without any, yielding to `pause`
+   * Rewrites every list into fresh chunks without the postings of removed notes (and without the room
+   * lists left behind when they grew), drops the names of terms left without any, yielding to `pause`
    * between slices. Queries may run in between: every list is consistent at each pause.
    */
   async vacuum(pause: () => Promise<void> | null): Promise<void> {
     const dirt = this.dirt;
     const empty: string[] = [];
     const terms = this.lexicon.terms;
+    const cursor = new PostingCursor();
+    this.store.freshArena();
     let work = 0;
     for (let t = 0; t < terms.length; t++) {
-      if (this.lexicon.ids.get(terms[t]) !== t) continue; // a forgotten id
+      if (this.lexicon.ids.get(terms[t]) !== t) { for (let f = 0; f < NF; f++) this.store.clear(t * NF + f); continue; } // a forgotten id
       let any = false;
       for (let f = 0; f < NF; f++) {
-        const p = this.postings[t * NF + f];
-        if (!p) continue;
-        work += p.size;
-        if (p.keepLive(this.live)) any = true; else this.postings[t * NF + f] = undefined;
+        work += this.store.size(t * NF + f);
+        if (this.store.rewriteLive(t * NF + f, this.live, cursor)) any = true;
       }
       if (!any) empty.push(terms[t]);
       // The clock is read after about 16k postings (a common word has one per note).
@@ -296,11 +343,12 @@ export class InvertedIndex {
     for (const term of empty) {
       const t = this.lexicon.ids.get(term);
       // A note added during a pause may have given the term postings again.
-      if (t === undefined || this.postings.slice(t * NF, t * NF + NF).some((p) => p && p.size)) continue;
+      if (t === undefined || [0, 1, 2, 3, 4].some((f) => this.store.has(t * NF + f))) continue;
       this.lexicon.forget(term);
       this.dict.delete(term);
     }
     if (empty.length) this.lexicon.resetWords(); // its words may name forgotten ids
+    this.store.dropUnused();
     this.dirt = Math.max(0, this.dirt - dirt);
     this.version++;
   }
@@ -310,20 +358,23 @@ export class InvertedIndex {
     return this.admit(path, lengths, at, titles, aliases);
   }
 
-  /** Restores the terms (distinct, in id order) with their postings by term id × NF + field, in steps. */
-  *restoreTerms(terms: readonly string[], postings: (Postings | undefined)[]): Generator<void, void> {
-    if (this.lexicon.size || postings.length !== terms.length * NF) throw new Error('restoreTerms: fresh index and one slot per term and field');
+  /** Restores the terms (distinct, in id order; their postings go into `store` by slot), in steps. */
+  *restoreTerms(terms: readonly string[]): Generator<void, void> {
+    if (this.lexicon.size) throw new Error('restoreTerms: fresh index only');
     for (let i = 0; i < terms.length; i++) {
       this.lexicon.idOf(terms[i]);
       if ((i & 1023) === 1023) yield;
     }
     if (this.lexicon.size !== terms.length) throw new Error('restoreTerms: a term is listed twice');
-    this.postings = postings;
+    this.store.reserve(terms.length * NF, true);
     this.reserveTerms();
   }
 }
 
 const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
+const hexDigit = (c: number) => (c <= 57 ? c - 48 : (c | 32) - 87) & 15;
+/** The byte written as two hex digits at s[at] (lower or upper case). */
+const hexByte = (s: string, at: number) => (hexDigit(s.charCodeAt(at)) << 4) | hexDigit(s.charCodeAt(at + 1));
 
 /**
  * A text in pieces of about PIECE characters, each cut before an ASCII white-space character (where the

@@ -1,19 +1,21 @@
 // The keyword index on disk, compactly: two JSON parts (the service's header, then the index's small
-// parts: paths, titles, aliases, the term list; each in lines of bounded size, see writeSplit) followed by the field lengths and postings as one
-// little-endian Uint32 array. Loading keeps that array and points each posting list at its window in
-// it, so a warm start builds no per-posting objects. Notes are renumbered 0…n−1 in the file (removed
-// notes and their postings are left out), keeping each list's order.
+// parts: paths, titles, aliases, the term list; each in lines of bounded size, see writeSplit), then a
+// binary part: per note its field lengths and file record, the posting-list directory, and the lists'
+// varint bytes (postings.ts). Loading points every list at its bytes in the file as read (no decoding,
+// no per-list object); verifyLists reads them through afterwards. Notes are renumbered 0…n−1 in the
+// file (removed notes and their postings are left out), keeping each list's order.
 //
-//   <header JSON lines><meta JSON lines><0–3 spaces to a 4-byte boundary><u32 …>
-//   u32 part: for each note (meta.paths order) its FIELDS lengths; then for each term (meta.terms
-//   order): field count, then per field: field index, posting count, then (note, term frequency) pairs.
+//   <header JSON lines><meta JSON lines><0–3 spaces to a 4-byte boundary><u32 …><list bytes>
+//   u32 part: for each note (meta.paths order) its FIELDS lengths; for each note its record (RECORD
+//   bytes: mtime f64, size f64, SHA-256); for each term (meta.terms order): field count, then per
+//   field: field index, postings, bytes, highest note. Then every list's bytes in directory order.
 //
 // Both directions work in slices (`pause` between them) so a large index never freezes the app.
 import { FIELDS, NF, InvertedIndex } from './invertedIndex.js';
-import { Postings } from './postings.js';
+import { PostingCursor, putVarint, varintSize } from './postings.js';
 
-/** 3: JSON parts in lines of bounded size (writeSplit). */
-const FORMAT = 3;
+/** 3: JSON parts in lines of bounded size (writeSplit); 4: posting lists as varint bytes after a directory. */
+const FORMAT = 4;
 
 interface Meta {
   format: typeof FORMAT;
@@ -34,8 +36,8 @@ const decoder = new TextDecoder('utf-8');
 
 /** Serializes the header (any JSON value) and the index as it is now (later changes are not included). */
 export async function encodeIndex(header: unknown, ix: InvertedIndex, pause: Pause = () => null): Promise<Uint8Array> {
-  // Snapshot what changes in place; posting lists only grow past `top` or shrink through vacuum, which
-  // the service never runs during a save.
+  // Snapshot what changes in place; lists only grow past `top` (appends may move them, which the
+  // cursor follows) and the service never runs the vacuum during a save.
   const top = ix.nextId;
   const live = ix.live.slice(0, top);
   const dense = new Int32Array(top).fill(-1);
@@ -43,32 +45,54 @@ export async function encodeIndex(header: unknown, ix: InvertedIndex, pause: Pau
   const titles: string[] = [];
   const aliases: [number, string][] = [];
   const lengths: number[] = [];
+  const records = new Uint8Array(top * RECORD);
+  const rv = new DataView(records.buffer);
   for (let id = 0; id < top; id++) {
     if (!live[id]) continue;
+    const r = paths.length * RECORD;
+    rv.setFloat64(r, ix.mtimes[id], true);
+    rv.setFloat64(r + 8, ix.sizes[id], true);
+    records.set(ix.hashes.subarray(id * 32, id * 32 + 32), r + 16);
     dense[id] = paths.length;
     if (ix.aliases[id]) aliases.push([paths.length, ix.aliases[id]]);
     paths.push(ix.paths[id]!);
     titles.push(ix.titles[id]);
     for (let f = 0; f < NF; f++) lengths.push(ix.lengths[id * NF + f]);
   }
+  const { store } = ix;
+  const c = new PostingCursor();
   const terms: string[] = [];
   const termIds: number[] = [];
+  /** Per kept term and field: postings, bytes and highest note in the file (renumbered). */
+  const counts: number[] = [];
   const sizes: number[] = [];
-  let words = lengths.length;
+  const lasts: number[] = [];
+  let dirWords = 0;
+  let listBytes = 0;
   // The clock is read (pause) after about WORK postings: a common word has one per note.
   let work = 0;
   for (const [t, id] of ix.lexicon.ids) {
     let fields = 0;
-    let postings = 0;
     for (let f = 0; f < NF; f++) {
-      const p = ix.postings[id * NF + f];
+      store.open(id * NF + f, c);
       let k = 0;
-      if (p) for (let i = p.start; i < p.start + p.len; i += 2) { const d = p.data[i]; if (d < top && live[d]) k++; }
-      sizes.push(k);
-      if (k) { fields++; postings += k; }
+      let bytes = 0;
+      let prev = 0;
+      while (c.next()) {
+        if (c.doc >= top || !live[c.doc]) continue;
+        const d = dense[c.doc];
+        bytes += varintSize(d - prev) + varintSize(c.tf);
+        prev = d;
+        k++;
+      }
+      counts.push(k);
+      sizes.push(bytes);
+      lasts.push(prev);
+      work += store.size(id * NF + f);
+      if (k) { fields++; listBytes += bytes; }
     }
-    if (fields) { terms.push(t); termIds.push(id); words += 1 + 2 * fields + 2 * postings; } else sizes.length -= NF;
-    if ((work += 8 + postings) > WORK) { work = 0; const w = pause(); if (w) await w; }
+    if (fields) { terms.push(t); termIds.push(id); dirWords += 1 + 4 * fields; } else { counts.length -= NF; sizes.length -= NF; lasts.length -= NF; }
+    if ((work += 8) > WORK) { work = 0; const w = pause(); if (w) await w; }
   }
   const meta: Meta = { format: FORMAT, fields: [...FIELDS], paths, titles, aliases, terms };
   // The JSON parts are megabytes at 100k notes: written in lines of bounded size, with pauses between.
@@ -78,42 +102,55 @@ export async function encodeIndex(header: unknown, ix: InvertedIndex, pause: Pau
   const chunks: Uint8Array[] = [];
   let headLength = 0;
   for (const piece of text) {
-    const c = encoder.encode(piece);
-    chunks.push(c);
-    headLength += c.length;
+    const e = encoder.encode(piece);
+    chunks.push(e);
+    headLength += e.length;
     const wait = pause(); if (wait) await wait;
   }
   const pad = (4 - (headLength % 4)) % 4;
-  const out = new Uint8Array(headLength + pad + words * 4);
+  const words = lengths.length + (paths.length * RECORD) / 4 + dirWords;
+  const out = new Uint8Array(headLength + pad + words * 4 + listBytes);
   let at = 0;
-  for (const c of chunks) { out.set(c, at); at += c.length; }
+  for (const e of chunks) { out.set(e, at); at += e.length; }
   out.fill(0x20, headLength, headLength + pad);
   const u = new Uint32Array(out.buffer, headLength + pad, words);
   u.set(lengths);
   let w = lengths.length;
+  out.set(records.subarray(0, paths.length * RECORD), headLength + pad + w * 4);
+  w += (paths.length * RECORD) / 4;
+  let b = headLength + pad + words * 4;
   for (let ti = 0; ti < termIds.length; ti++) {
     const id = termIds[ti];
     let fields = 0;
-    for (let f = 0; f < NF; f++) if (sizes[ti * NF + f]) fields++;
+    for (let f = 0; f < NF; f++) if (counts[ti * NF + f]) fields++;
     u[w++] = fields;
     for (let f = 0; f < NF; f++) {
-      const k = sizes[ti * NF + f];
+      const k = counts[ti * NF + f];
       if (!k) continue;
       u[w++] = f;
       u[w++] = k;
-      const p = ix.postings[id * NF + f]!;
-      const d = p.data;
-      for (let i = p.start; i < p.start + p.len; i += 2) {
-        const doc = d[i];
-        if (doc < top && live[doc]) { u[w++] = dense[doc]; u[w++] = d[i + 1]; }
+      u[w++] = sizes[ti * NF + f];
+      u[w++] = lasts[ti * NF + f];
+      const end = b + sizes[ti * NF + f];
+      store.open(id * NF + f, c);
+      let prev = 0;
+      while (c.next()) {
+        if (c.doc >= top || !live[c.doc]) continue;
+        const d = dense[c.doc];
+        b = putVarint(out, putVarint(out, b, d - prev), c.tf);
+        prev = d;
       }
+      if (b !== end) throw new Error('a posting list changed during the save');
       work += k;
     }
     if ((work += 8) > WORK) { work = 0; const wait = pause(); if (wait) await wait; }
   }
-  if (w !== words) throw new Error(`index encoding wrote ${w} of ${words} words`);
+  if (w !== words || b !== out.length) throw new Error(`index encoding wrote ${w} of ${words} words`);
   return out;
 }
+
+/** Bytes per note record: mtime and size (f64 each), SHA-256 of the text (32 bytes). */
+const RECORD = 48;
 
 /** Items per line of a split list. */
 const LINE_ITEMS = 1024;
@@ -201,39 +238,82 @@ export async function decodeIndex(bytes: Uint8Array, from: number, pause: Pause 
   if (meta.format !== FORMAT || !Array.isArray(meta.paths) || !Array.isArray(meta.terms) || meta.titles?.length !== meta.paths.length || meta.fields?.join() !== FIELDS.join()) throw new Error('unknown index format');
   let start = nl + 1;
   while (start < bytes.length && bytes[start] === 0x20 && (bytes.byteOffset + start) % 4 !== 0) start++;
-  if ((bytes.length - start) % 4 !== 0) throw new Error('truncated index');
-  const words = (bytes.length - start) / 4;
-  const u = (bytes.byteOffset + start) % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset + start, words) : new Uint32Array(bytes.slice(start).buffer, 0, words);
+  // The u32 part's length is known once the directory is read: view every whole word after `start`.
+  const words = Math.floor((bytes.length - start) / 4);
+  const u = (bytes.byteOffset + start) % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset + start, words) : new Uint32Array(bytes.slice(start, start + words * 4).buffer, 0, words);
   const ix = new InvertedIndex();
   const count = meta.paths.length;
   if (count * NF > words) throw new Error('truncated index');
+  if (count * (NF + RECORD / 4) > words) throw new Error('truncated index');
   const aliasOf = new Map(meta.aliases);
+  const rec = start + count * NF * 4;
+  const rv = new DataView(bytes.buffer, bytes.byteOffset + rec, count * RECORD);
+  if (count) ix.reserve(count - 1, true);
   for (let i = 0; i < count; i++) {
-    ix.restoreDoc(meta.paths[i], u, i * NF, meta.titles[i], aliasOf.get(i) ?? '');
+    const id = ix.restoreDoc(meta.paths[i], u, i * NF, meta.titles[i], aliasOf.get(i) ?? '');
+    ix.mtimes[id] = rv.getFloat64(i * RECORD, true);
+    ix.sizes[id] = rv.getFloat64(i * RECORD + 8, true);
+    ix.hashes.set(bytes.subarray(rec + i * RECORD + 16, rec + i * RECORD + 48), id * 32);
     if ((i & 255) === 255) { const wait = pause(); if (wait) await wait; }
   }
-  let w = count * NF;
+  let w = count * (NF + RECORD / 4);
   const need = (n: number) => { if (w + n > words) throw new Error('truncated index'); };
-  const postings = new Array<Postings | undefined>(meta.terms.length * NF);
+  // The directory: per term its fields, each with postings, bytes and highest note; the lists follow
+  // it, in order. A first pass finds where it ends, the second points each slot at its bytes. The
+  // lists themselves are checked after the index is serving (verifyLists), not here.
+  let listBytes = 0;
   let work = 0;
   for (let ti = 0; ti < meta.terms.length; ti++) {
-    if ((work += 8) > WORK) { work = 0; const wait = pause(); if (wait) await wait; }
     need(1);
     const nFields = u[w++];
-    for (let k = 0; k < nFields; k++) {
-      need(2);
-      const f = u[w++];
-      const n = u[w++];
-      if (f >= NF) throw new Error('bad field index');
-      need(2 * n);
-      for (let i = 0; i < n; i++) if (u[w + 2 * i] >= count) throw new Error('posting names an unknown note');
-      postings[ti * NF + f] = new Postings(u, w, 2 * n);
-      work += n;
-      w += 2 * n;
-    }
+    if (nFields > NF) throw new Error('bad field count');
+    need(4 * nFields);
+    for (let k = 0; k < nFields; k++) listBytes += u[w + 4 * k + 2];
+    w += 4 * nFields;
+    if ((work += 8) > WORK) { work = 0; const wait = pause(); if (wait) await wait; }
   }
-  const restore = ix.restoreTerms(meta.terms, postings);
+  const lists = start + w * 4;
+  if (lists + listBytes !== bytes.length) throw new Error('truncated index');
+  const restore = ix.restoreTerms(meta.terms);
   while (!restore.next().done) { const wait = pause(); if (wait) await wait; }
-  if (w !== words) throw new Error(`index holds ${words - w} unread words`);
+  const chunk = ix.store.addChunk(bytes.subarray(lists));
+  let off = 0;
+  w = count * (NF + RECORD / 4);
+  for (let ti = 0; ti < meta.terms.length; ti++) {
+    const nFields = u[w++];
+    for (let k = 0; k < nFields; k++, w += 4) {
+      const [f, n, size, last] = [u[w], u[w + 1], u[w + 2], u[w + 3]];
+      if (f >= NF || !n || last >= count) throw new Error('bad posting list');
+      ix.store.adopt(ti * NF + f, chunk, off, size, n, last);
+      off += size;
+    }
+    if ((work += 8) > WORK) { work = 0; const wait = pause(); if (wait) await wait; }
+  }
   return ix;
+}
+
+/**
+ * Reads every posting list of a loaded index once: short ids ascending and below the note count, each
+ * list exactly its bytes, postings and highest note as the directory said. False for a damaged file
+ * (the service then rebuilds). In slices; `abandoned` stops it early (the index was replaced).
+ */
+export async function verifyLists(ix: InvertedIndex, pause: Pause, abandoned: () => boolean = () => false): Promise<boolean> {
+  const { store } = ix;
+  const c = new PostingCursor();
+  let work = 0;
+  for (let slot = 0; slot < store.slots; slot++) {
+    const count = ix.nextId; // notes added meanwhile append higher ids
+    if (!store.has(slot)) continue;
+    store.open(slot, c);
+    let k = 0;
+    let prev = -1;
+    while (c.next()) {
+      if (c.doc <= prev || c.doc >= count || c.tf < 1) return false;
+      prev = c.doc;
+      k++;
+    }
+    if (k !== store.count[slot] || c.at !== c.end || prev !== store.last[slot]) return false;
+    if ((work += 8 + k) > WORK) { work = 0; const wait = pause(); if (wait) await wait; if (abandoned()) return true; }
+  }
+  return true;
 }

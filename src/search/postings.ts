@@ -1,71 +1,287 @@
-// One term's notes in one field: (short id, term frequency) pairs, short ids ascending, packed in a
-// Uint32Array. A loaded index keeps every list as a window on the file's one array (no per-posting
-// objects); a list that grows gets a buffer of its own (copied once, then doubled as needed). New
-// notes always take a higher short id than any before, so adding a note only ever appends.
+// Every posting list of the index in a few large byte arrays, no object per list: a list is one region
+// of bytes holding (note short id delta, term frequency) pairs as varints, short ids ascending, so a
+// posting takes 2–3 bytes instead of 8 and a loaded index is the file's own bytes (no decoding, no
+// copy). Per slot (term id × NF + field) typed arrays say where its region is. A list that outgrows
+// its region moves to one twice as big in the arena; regions come in powers of two and a freed one is
+// reused by the next list of that size, so a build leaves little behind. Regions that cannot be reused
+// (a loaded file's lists once moved) count as waste; the index's vacuum rewrites every list into
+// fresh chunks (`rewriteLive`), dropping removed notes and the waste, in slices.
+// New notes always take a higher short id than any before, so adding a note only ever appends.
 
-const EMPTY = new Uint32Array(0);
+/** Arena chunk size in bytes (a list bigger than this gets a chunk of its own). */
+const CHUNK = 1 << 22;
+const NONE = -1;
 
-export class Postings {
-  /** Pairs live in data[start, start + len). */
-  data: Uint32Array;
-  start: number;
-  /** Used length in words (2 per posting). */
-  len: number;
-  /** Whether `data` is this list's own buffer (else a shared array it must not write past its window). */
-  private own: boolean;
+/** Reads one list: `next()` steps to the following posting (doc, tf); no allocation. */
+export class PostingCursor {
+  bytes: Uint8Array = new Uint8Array(0);
+  at = 0;
+  end = 0;
+  doc = 0;
+  tf = 0;
 
-  constructor(data: Uint32Array = EMPTY, start = 0, len = 0) {
-    this.data = data;
-    this.start = start;
-    this.len = len;
-    this.own = false;
+  next(): boolean {
+    if (this.at >= this.end) return false;
+    const b = this.bytes;
+    let x = b[this.at++];
+    let v = x & 127;
+    for (let s = 7; x & 128; s += 7) { x = b[this.at++]; v += (x & 127) * 2 ** s; }
+    this.doc += v;
+    x = b[this.at++];
+    v = x & 127;
+    for (let s = 7; x & 128; s += 7) { x = b[this.at++]; v += (x & 127) * 2 ** s; }
+    this.tf = v;
+    return true;
+  }
+}
+
+/** Bytes of a varint. */
+export function varintSize(v: number): number {
+  let n = 1;
+  while (v >= 128) { v = Math.floor(v / 128); n++; }
+  return n;
+}
+
+/** Writes a varint at `at`; returns the offset after it. */
+export function putVarint(b: Uint8Array, at: number, v: number): number {
+  while (v >= 128) { b[at++] = (v & 127) | 128; v = Math.floor(v / 128); }
+  b[at++] = v;
+  return at;
+}
+
+export class PostingStore {
+  chunks: Uint8Array[] = [];
+  /** Per slot: chunk index (NONE: no list), byte offset, bytes used, bytes reserved, postings, last short id. */
+  chunk = new Int32Array(0);
+  off = new Uint32Array(0);
+  len = new Uint32Array(0);
+  cap = new Uint32Array(0);
+  count = new Uint32Array(0);
+  last = new Uint32Array(0);
+  /** Bytes held by regions no list uses any more and none can reuse (a loaded file's moved lists). */
+  waste = 0;
+  /** Bytes of all lists. */
+  used = 0;
+  private arena = NONE;
+  private arenaUsed = 0;
+  /** Freed regions by size class (8 << k bytes): chunk and offset stacks. */
+  private freeAt: Int32Array[] = [];
+  private freeN: number[] = [];
+
+  get slots(): number {
+    return this.chunk.length;
   }
 
-  get size(): number {
-    return this.len >> 1;
+  /** Room for slots below `n` (exactly `n` when `exact`: a loaded index; else with room to grow). */
+  reserve(n: number, exact = false): void {
+    if (n <= this.chunk.length) return;
+    let cap = exact ? n : Math.max(1024, Math.ceil(this.chunk.length * 1.5));
+    while (cap < n) cap = Math.ceil(cap * 1.5);
+    const grow = <T extends Int32Array | Uint32Array>(a: T, make: (n: number) => T) => { const b = make(cap); b.set(a); return b; };
+    this.chunk = grow(this.chunk, (k) => new Int32Array(k).fill(NONE));
+    this.off = grow(this.off, (k) => new Uint32Array(k));
+    this.len = grow(this.len, (k) => new Uint32Array(k));
+    this.cap = grow(this.cap, (k) => new Uint32Array(k));
+    this.count = grow(this.count, (k) => new Uint32Array(k));
+    this.last = grow(this.last, (k) => new Uint32Array(k));
+  }
+
+  has(slot: number): boolean {
+    return slot < this.chunk.length && this.chunk[slot] !== NONE && this.count[slot] > 0;
+  }
+
+  size(slot: number): number {
+    return slot < this.chunk.length ? this.count[slot] : 0;
+  }
+
+  /** Points `c` at the start of a slot's list (an empty list when there is none). */
+  open(slot: number, c: PostingCursor = new PostingCursor()): PostingCursor {
+    c.doc = 0;
+    c.tf = 0;
+    if (!this.has(slot)) { c.at = c.end = 0; return c; }
+    c.bytes = this.chunks[this.chunk[slot]];
+    c.at = this.off[slot];
+    c.end = c.at + this.len[slot];
+    return c;
+  }
+
+  /** A region of `n` bytes (a size class: reused when one is free): [chunk, offset]. */
+  private alloc(n: number): [number, number] {
+    const k = sizeClass(n);
+    if (k >= 0 && this.freeN[k]) {
+      const i = --this.freeN[k];
+      return [this.freeAt[k][2 * i], this.freeAt[k][2 * i + 1]];
+    }
+    if (n > CHUNK) { this.chunks.push(new Uint8Array(n)); return [this.chunks.length - 1, 0]; }
+    if (this.arena === NONE || this.arenaUsed + n > this.chunks[this.arena].length) {
+      this.chunks.push(new Uint8Array(CHUNK));
+      this.arena = this.chunks.length - 1;
+      this.arenaUsed = 0;
+    }
+    const at = this.arenaUsed;
+    this.arenaUsed += n;
+    return [this.arena, at];
+  }
+
+  /** Gives back a slot's region: to its size class, or as waste (a loaded file's or a rewritten list's exact region). */
+  private release(slot: number): void {
+    const cap = this.cap[slot];
+    const k = sizeClass(cap);
+    if (cap > CHUNK) { this.chunks[this.chunk[slot]] = EMPTY; return; }
+    if (k < 0) { this.waste += cap || this.len[slot]; return; }
+    this.freeAt[k] ??= new Int32Array(64);
+    this.freeN[k] ??= 0;
+    if (2 * this.freeN[k] === this.freeAt[k].length) { const b = new Int32Array(this.freeAt[k].length * 2); b.set(this.freeAt[k]); this.freeAt[k] = b; }
+    this.freeAt[k][2 * this.freeN[k]] = this.chunk[slot];
+    this.freeAt[k][2 * this.freeN[k] + 1] = this.off[slot];
+    this.freeN[k]++;
   }
 
   /** Adds a posting for a note whose short id is above every id in the list. */
-  append(doc: number, tf: number): void {
-    const end = this.start + this.len;
-    if (!this.own || end + 2 > this.data.length) {
-      const next = new Uint32Array(Math.max(4, this.len * 2));
-      next.set(this.data.subarray(this.start, end));
-      this.data = next;
-      this.start = 0;
-      this.own = true;
+  append(slot: number, doc: number, tf: number): void {
+    // Most postings: a small gap and frequency into room the list already has (two bytes).
+    const len0 = this.len[slot];
+    const delta0 = doc - this.last[slot];
+    if (this.count[slot] > 0 && delta0 < 128 && tf < 128 && len0 + 2 <= this.cap[slot]) {
+      const b = this.chunks[this.chunk[slot]];
+      const at = this.off[slot] + len0;
+      b[at] = delta0;
+      b[at + 1] = tf;
+      this.len[slot] = len0 + 2;
+      this.used += 2;
+      this.count[slot]++;
+      this.last[slot] = doc;
+      return;
     }
-    const at = this.start + this.len;
-    this.data[at] = doc;
-    this.data[at + 1] = tf;
-    this.len += 2;
+    this.appendSlow(slot, doc, tf);
   }
 
-  /** Term frequency of `doc` (0 when absent), by binary search. */
-  tf(doc: number): number {
-    const d = this.data;
-    let lo = 0;
-    let hi = (this.len >> 1) - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const v = d[this.start + mid * 2];
-      if (v === doc) return d[this.start + mid * 2 + 1];
-      if (v < doc) lo = mid + 1; else hi = mid - 1;
+  private appendSlow(slot: number, doc: number, tf: number): void {
+    const had = this.chunk[slot] !== NONE && this.count[slot] > 0;
+    const delta = had ? doc - this.last[slot] : doc;
+    const need = varintSize(delta) + varintSize(tf);
+    let len = had ? this.len[slot] : 0;
+    if (!had || len + need > this.cap[slot]) {
+      let size = 8;
+      while (size < len + need) size *= 2;
+      const [c, at] = this.alloc(size);
+      if (had) {
+        const from = this.off[slot];
+        this.chunks[c].set(this.chunks[this.chunk[slot]].subarray(from, from + len), at);
+        this.release(slot);
+      }
+      this.chunk[slot] = c;
+      this.off[slot] = at;
+      this.cap[slot] = size;
+      if (!had) { this.count[slot] = 0; len = 0; }
     }
-    return 0;
+    const b = this.chunks[this.chunk[slot]];
+    const end = putVarint(b, putVarint(b, this.off[slot] + len, delta), tf);
+    this.used += end - this.off[slot] - len;
+    this.len[slot] = end - this.off[slot];
+    this.count[slot]++;
+    this.last[slot] = doc;
   }
 
-  /** Drops the postings of notes that are not live (in place: the window only shrinks); returns the new size. */
-  keepLive(live: Uint8Array): number {
-    const d = this.data;
-    let w = this.start;
-    const end = this.start + this.len;
-    for (let r = this.start; r < end; r += 2) {
-      if (!live[d[r]]) continue;
-      if (w !== r) { d[w] = d[r]; d[w + 1] = d[r + 1]; }
-      w += 2;
-    }
-    this.len = w - this.start;
-    return this.len >> 1;
+  /** Drops a slot's list. */
+  clear(slot: number): void {
+    if (this.chunk[slot] === NONE) return;
+    this.used -= this.len[slot];
+    this.release(slot);
+    this.chunk[slot] = NONE;
+    this.len[slot] = this.cap[slot] = this.count[slot] = this.last[slot] = 0;
   }
+
+  /**
+   * Points a slot at `n` postings in `bytes` of chunk `c` (a loaded file's lists: read-only, so the first
+   * append moves the list). `last` is its highest short id.
+   */
+  adopt(slot: number, c: number, off: number, bytes: number, n: number, last: number): void {
+    this.chunk[slot] = c;
+    this.off[slot] = off;
+    this.len[slot] = bytes;
+    this.cap[slot] = 0;
+    this.count[slot] = n;
+    this.last[slot] = last;
+    this.used += bytes;
+  }
+
+  /** Adds a read-only chunk (a loaded file's posting bytes); returns its index. */
+  addChunk(bytes: Uint8Array): number {
+    this.chunks.push(bytes);
+    return this.chunks.length - 1;
+  }
+
+  /**
+   * Rewrites a slot's list into the current arena keeping only live notes' postings (the old region
+   * becomes waste); returns the postings kept.
+   */
+  rewriteLive(slot: number, live: Uint8Array, c: PostingCursor): number {
+    if (this.chunk[slot] === NONE) return 0;
+    this.open(slot, c);
+    let bytes = 0;
+    let n = 0;
+    let prev = 0;
+    while (c.next()) if (live[c.doc]) { bytes += varintSize(c.doc - prev) + varintSize(c.tf); prev = c.doc; n++; }
+    const oldBytes = this.len[slot];
+    if (!n) { this.clear(slot); return 0; }
+    const [ci, at] = this.bump(bytes);
+    const out = this.chunks[ci];
+    let w = at;
+    prev = 0;
+    this.open(slot, c);
+    while (c.next()) if (live[c.doc]) { w = putVarint(out, putVarint(out, w, c.doc - prev), c.tf); prev = c.doc; }
+    this.release(slot);
+    this.used += bytes - oldBytes;
+    this.chunk[slot] = ci;
+    this.off[slot] = at;
+    this.len[slot] = bytes;
+    this.cap[slot] = bytes;
+    this.count[slot] = n;
+    this.last[slot] = prev;
+    return n;
+  }
+
+  /** An exact region at the arena's end (a rewritten list: it will not grow often). */
+  private bump(n: number): [number, number] {
+    if (n > CHUNK) { this.chunks.push(new Uint8Array(n)); return [this.chunks.length - 1, 0]; }
+    if (this.arena === NONE || this.arenaUsed + n > this.chunks[this.arena].length) {
+      this.chunks.push(new Uint8Array(CHUNK));
+      this.arena = this.chunks.length - 1;
+      this.arenaUsed = 0;
+    }
+    const at = this.arenaUsed;
+    this.arenaUsed += n;
+    return [this.arena, at];
+  }
+
+  /** Starts a fresh arena chunk and forgets free regions, so rewritten lists leave the old chunks behind whole. */
+  freshArena(): void {
+    this.arena = NONE;
+    this.freeN = [];
+    this.freeAt = [];
+  }
+
+  /** Forgets chunks no slot points into any more (after every list was rewritten). */
+  dropUnused(): void {
+    const usedChunks = new Uint8Array(this.chunks.length);
+    for (let s = 0; s < this.chunk.length; s++) if (this.chunk[s] !== NONE) usedChunks[this.chunk[s]] = 1;
+    let held = 0;
+    for (let i = 0; i < this.chunks.length; i++) {
+      if (!usedChunks[i] && i !== this.arena) this.chunks[i] = EMPTY;
+      else held += this.chunks[i].length;
+    }
+    // Free regions may lie in the chunks just dropped: forget them all (those in kept chunks become waste).
+    this.freeN = [];
+    this.freeAt = [];
+    this.waste = Math.max(0, held - this.used - (this.arena === NONE ? 0 : this.chunks[this.arena].length - this.arenaUsed));
+  }
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** k for a size of exactly 8 << k bytes (up to a chunk), else −1. */
+function sizeClass(n: number): number {
+  if (n < 8 || n > CHUNK || (n & (n - 1)) !== 0) return -1;
+  return 31 - Math.clz32(n) - 3;
 }

@@ -6,6 +6,7 @@ import type { Analyzer } from './types.js';
 import { tokenize } from './text.js';
 import type { Alt, ParsedQuery } from './query.js';
 import { FIELDS, NF, TITLE, ALIASES, type Field, type InvertedIndex } from './invertedIndex.js';
+import { PostingCursor } from './postings.js';
 import { RANKING, idf, titleFactor, titleLeaves, titleMatchOf, titleTerms } from './scoring.js';
 import { acquire, release, type Scratch } from './scratch.js';
 import { selectPage, type HitKey } from './page.js';
@@ -92,10 +93,8 @@ function altDocs(ix: InvertedIndex, alt: Alt): Set<number> {
     const docs = new Set<number>();
     for (const e of expansions(ix, t, alt.kind === 'prefix')) {
       for (let f = 0; f < NF; f++) {
-        const p = ix.postings[e.id * NF + f];
-        if (!p) continue;
-        const d = p.data;
-        for (let i = p.start; i < p.start + p.len; i += 2) if (ix.live[d[i]] && (!acc || acc.has(d[i]))) docs.add(d[i]);
+        const c = ix.store.open(e.id * NF + f, cursor);
+        while (c.next()) if (ix.live[c.doc] && (!acc || acc.has(c.doc))) docs.add(c.doc);
       }
     }
     acc = docs;
@@ -129,23 +128,44 @@ function positiveLeaves(q: ParsedQuery) {
 
 /** One field's postings of a term into the term's pseudo-frequencies; returns the new count of notes with the term. */
 function accumulate(ix: InvertedIndex, term: number, f: number, avg: number, sc: Scratch, n: number): number {
-  const p = ix.postings[term * NF + f]!;
+  const c = ix.store.open(term * NF + f, cursor);
   const { termAcc, termDocs, fieldMask } = sc;
   const { live, lengths } = ix;
-  const d = p.data;
   const w = RANKING.fieldWeight[f];
   const b = RANKING.fieldB[f];
   const fbit = 1 << f;
-  const end = p.start + p.len;
-  for (let i = p.start; i < end; i += 2) {
-    const doc = d[i];
+  while (c.next()) {
+    const doc = c.doc;
     if (!live[doc]) continue; // removed, not yet vacuumed
     if (termAcc[doc] === 0) termDocs[n++] = doc;
-    termAcc[doc] += (w * d[i + 1]) / (1 - b + (b * lengths[doc * NF + f]) / avg);
+    termAcc[doc] += (w * c.tf) / (1 - b + (b * lengths[doc * NF + f]) / avg);
     fieldMask[doc] |= fbit;
   }
   return n;
 }
+
+/** Per page row, the expanded terms its note contains (in `expanded` order): one pass over each term's lists, up to the page's highest note. */
+function termsOnPage(ix: InvertedIndex, page: readonly number[], expanded: readonly { leaf: number; term: string; id: number }[], has: (doc: number, leaf: number) => boolean): Set<string>[] {
+  const found = page.map(() => new Set<string>());
+  const row = new Map<number, number>();
+  page.forEach((doc, i) => row.set(doc, i));
+  for (const e of expanded) {
+    let top = -1;
+    for (let i = 0; i < page.length; i++) if (has(page[i], e.leaf) && !found[i].has(e.term)) top = Math.max(top, page[i]);
+    if (top < 0) continue;
+    for (let f = 0; f < NF; f++) {
+      const c = ix.store.open(e.id * NF + f, cursor);
+      while (c.next() && c.doc <= top) {
+        const i = row.get(c.doc);
+        if (i !== undefined && has(c.doc, e.leaf)) found[i].add(e.term);
+      }
+    }
+  }
+  return found;
+}
+
+/** One cursor for every list read here (queries run one at a time between awaits, each read finishes before the next). */
+const cursor = new PostingCursor();
 
 /** A term's saturated, idf-weighted contribution into the scores; returns the new touched count. */
 function flush(sc: Scratch, n: number, weight: number, word: number, bit: number, nt: number): number {
@@ -179,7 +199,7 @@ async function pageWith(ix: InvertedIndex, q: ParsedQuery, leaves: ParsedQuery['
       for (const e of expansions(ix, l.term, l.prefix)) {
         expanded.push({ leaf: li, term: e.term, id: e.id });
         let n = 0;
-        for (let f = 0; f < NF; f++) if (ix.postings[e.id * NF + f]) n = accumulate(ix, e.id, f, avg[f], scratch, n);
+        for (let f = 0; f < NF; f++) if (ix.store.has(e.id * NF + f)) n = accumulate(ix, e.id, f, avg[f], scratch, n);
         if (n) nt = flush(scratch, n, e.weight * l.weight * idf(N, n), word, bit, nt);
       }
     }
@@ -262,13 +282,10 @@ async function pageWith(ix: InvertedIndex, q: ParsedQuery, leaves: ParsedQuery['
     for (const doc of phraseNeeds.keys()) matchedAll[doc] = 0;
   }
   const { page, total, totalAll, offset } = selectPage(cands, scratch, (doc) => ix.paths[doc]!, opts.limit ?? Infinity, opts.after);
-  const hits: Hit[] = page.map((doc) => {
+  const foundBy = termsOnPage(ix, page, expanded, has);
+  const hits: Hit[] = page.map((doc, i) => {
     const fields = FIELDS.filter((_, f) => fieldMask[doc] & (1 << f));
-    const found = new Set<string>();
-    for (const e of expanded) {
-      if (!has(doc, e.leaf) || found.has(e.term)) continue;
-      for (let f = 0; f < NF; f++) if ((ix.postings[e.id * NF + f]?.tf(doc) ?? 0) > 0) { found.add(e.term); break; }
-    }
+    const found = foundBy[i];
     const titles = ix.titles[doc];
     const nl = titles.indexOf('\n');
     return { path: ix.paths[doc]!, title: nl < 0 ? titles : titles.slice(0, nl), score: scores[doc], matchedAll: matchedAll[doc] === 1, fields, terms: [...found] };

@@ -15,7 +15,7 @@ import { createAnalyzer, type Analyzer } from './analyzer.js';
 import { keywordSettings } from './settings.js';
 import { parseQuery, type ParsedQuery } from './query.js';
 import { buildDoc } from './document.js';
-import { decodeIndex, encodeIndex, readHeader, type Pause } from './persist.js';
+import { decodeIndex, encodeIndex, readHeader, verifyLists, type Pause } from './persist.js';
 import { InvertedIndex, type IndexedDoc } from './invertedIndex.js';
 import { runQueryPage, type Hit, type HitKey } from './rank.js';
 import type { KeywordRanked, KeywordRanker, KeywordRankOptions } from './types.js';
@@ -26,10 +26,9 @@ import { Debounce } from '../core/debounce.js';
 export const INDEX_FILE = 'keyword-index.bin';
 /** The JSON file of schema 1 (MiniSearch's own serialization); removed after the first save. */
 const LEGACY_INDEX_FILE = 'keyword-index.json';
-/** 3: own index format (issue 14: titles, BM25F, no MiniSearch internals); 4: JSON parts in lines of bounded size. */
-export const SCHEMA = 4;
+/** 3: own index format (issue 14: titles, BM25F, no MiniSearch internals); 4: JSON parts in lines of bounded size; 5: varint posting lists. */
+export const SCHEMA = 5;
 
-interface DocMeta { m: number; s: number; h: string }
 type Op = 'upsert' | 'refresh' | 'delete';
 /** The synchronous part of one change: done at once, or steps to run with turns between (a long note). */
 type Update = () => Iterator<void> | void;
@@ -37,7 +36,6 @@ type Update = () => Iterator<void> | void;
 interface Header {
   schema: number;
   signature: string;
-  docs: Map<string, DocMeta>;
   skipped: Map<string, string>;
 }
 
@@ -69,7 +67,6 @@ const INLINE_DRAIN = 64;
 export class KeywordService implements KeywordRanker {
   private analyzer: Analyzer;
   private ix: InvertedIndex;
-  private docs = new Map<string, DocMeta>();
   private skipped = new Map<string, string>();
   private queue = new Map<string, Op>();
   private state: 'loading' | 'building' | 'ready' = 'loading';
@@ -123,6 +120,7 @@ export class KeywordService implements KeywordRanker {
     if (loaded) {
       this.state = 'ready';
       this.reconcile();
+      this.verifying = this.verify();
       void this.catchUpDict();
     } else {
       this.state = 'building';
@@ -144,17 +142,13 @@ export class KeywordService implements KeywordRanker {
       if (header.signature !== this.analyzer.signature) { this.log('text processing settings changed since the index was saved: rebuilding'); return false; }
       const ix = await decodeIndex(bytes, rest, slicer());
       this.ix = ix;
-      const docs: unknown = header.docs;
       const skipped: unknown = header.skipped;
-      if (!(docs instanceof Map) || !(skipped instanceof Map)) throw new Error('header without note records');
-      this.docs = docs as Map<string, DocMeta>;
+      if (!(skipped instanceof Map)) throw new Error('header without skipped notes');
       this.skipped = skipped as Map<string, string>;
-      if (ix.documentCount !== this.docs.size) throw new Error(`index holds ${ix.documentCount} notes, header ${this.docs.size}`);
       return true;
     } catch (e) {
       this.log(`saved index is unreadable (${(e as Error).message}): rebuilding`);
       this.ix = new InvertedIndex();
-      this.docs = new Map();
       this.skipped = new Map();
       return false;
     }
@@ -176,19 +170,20 @@ export class KeywordService implements KeywordRanker {
     let n = 0;
     let known = 0;
     const notes = this.noteStats();
+    const { ix } = this;
     for (const f of notes) {
-      const d = this.docs.get(f.path);
-      if (d) known++;
-      if (d && d.m === f.mtime && d.s === f.size) continue;
-      if (!d && this.skipped.has(f.path) && this.skipped.get(f.path) === `too_large:${f.size}`) continue;
+      const id = ix.ids.get(f.path);
+      if (id !== undefined) known++;
+      if (id !== undefined && ix.mtimes[id] === f.mtime && ix.sizes[id] === f.size) continue;
+      if (id === undefined && this.skipped.has(f.path) && this.skipped.get(f.path) === `too_large:${f.size}`) continue;
       this.queue.set(f.path, 'upsert');
       n++;
     }
     // Vanished notes: only looked for when some indexed or skipped note is not in the host's list (a
     // set of 100k paths costs more than the rest of a warm start's reconcile).
-    if (known !== this.docs.size || this.skipped.size) {
+    if (known !== ix.documentCount || this.skipped.size) {
       const seen = new Set(notes.map((f) => f.path));
-      for (const p of this.docs.keys()) if (!seen.has(p)) { this.queue.set(p, 'delete'); n++; }
+      for (const p of ix.ids.keys()) if (!seen.has(p)) { this.queue.set(p, 'delete'); n++; }
       for (const p of this.skipped.keys()) if (!seen.has(p)) this.skipped.delete(p);
     }
     this.progress = { done: 0, total: this.queue.size };
@@ -263,10 +258,24 @@ export class KeywordService implements KeywordRanker {
       }
       pending ??= take();
     }
-    if (this.state === 'building' && !this.queue.size) { this.state = 'ready'; this.log(`${this.docs.size} notes indexed`); }
+    if (this.state === 'building' && !this.queue.size) { this.state = 'ready'; this.log(`${this.ix.documentCount} notes indexed`); }
     if (this.ix.needsVacuum() && !this.queue.size) await this.vacuum();
     if (this.dirty) this.scheduleSave();
     if (!this.queue.size) void this.catchUpDict();
+  }
+
+  /** Set after a load: resolves once the loaded lists were read through (false: damaged, rebuilt). */
+  private verifying: Promise<boolean> = Promise.resolve(true);
+  verified(): Promise<boolean> {
+    return this.verifying;
+  }
+
+  /** Reads a loaded index's lists through in the background; a damaged file means a rebuild. */
+  private async verify(): Promise<boolean> {
+    const ix = this.ix;
+    const ok = await verifyLists(ix, slicer(), () => this.stopped || ix !== this.ix);
+    if (!ok && ix === this.ix && !this.stopped) { this.rebuild('the saved index is damaged'); await this.flush(); }
+    return ok;
   }
 
   /** Fills the prefix tree with new terms in the background (prefix queries scan for the rest meanwhile). */
@@ -288,10 +297,11 @@ export class KeywordService implements KeywordRanker {
    * changed by another update since it was read is dropped and the note queued again (batches overlap).
    */
   private async prepare(path: string, op: Op): Promise<Update> {
-    const seen = this.docs.get(path);
+    const ix = this.ix;
+    const seen = ix.markOf(path);
     const fn = await this.prepareUpdate(path, op);
     return () => {
-      if (this.docs.get(path) !== seen) { this.queue.set(path, op); return; }
+      if (ix !== this.ix || ix.markOf(path) !== seen) { this.queue.set(path, op); return; }
       return fn();
     };
   }
@@ -299,7 +309,6 @@ export class KeywordService implements KeywordRanker {
   private async prepareUpdate(path: string, op: Op): Promise<Update> {
     const remove = () => {
       if (this.ix.remove(path)) this.dirty = true;
-      if (this.docs.delete(path)) this.dirty = true;
       if (this.skipped.delete(path)) this.dirty = true;
     };
     if (op === 'delete') return remove;
@@ -314,21 +323,21 @@ export class KeywordService implements KeywordRanker {
       return () => { remove(); this.skipped.set(path, 'unreadable'); this.dirty = true; };
     }
     const hash = contentHash(text);
-    const meta: DocMeta = { m: stat.mtime, s: stat.size, h: hash };
-    const prev = this.docs.get(path);
-    if (prev && prev.h === hash && op !== 'refresh' && this.ix.has(path)) {
-      return () => { this.docs.set(path, meta); this.dirty = true; };
+    // What the file was when indexed (kept by the index: InvertedIndex.record).
+    const meta = { m: stat.mtime, s: stat.size, h: hash };
+    if (op !== 'refresh' && this.ix.hashIs(path, hash)) {
+      return () => { this.ix.record(path, meta.m, meta.s, meta.h); this.dirty = true; };
     }
     const doc = buildDoc(path, text, this.o.host.metadata(path));
     return () => this.upsertSteps(path, doc, meta);
   }
 
-  private *upsertSteps(path: string, doc: IndexedDoc, meta: DocMeta): Generator<void, void> {
+  private *upsertSteps(path: string, doc: IndexedDoc, meta: { m: number; s: number; h: string }): Generator<void, void> {
     const ix = this.ix;
     // The note may have been deleted while it was read; a later queued op handles that.
     yield* ix.addSteps(doc, this.analyzer, true);
     if (ix !== this.ix) return; // rebuilt meanwhile (a settings change): the new index queues it again
-    this.docs.set(path, meta);
+    ix.record(path, meta.m, meta.s, meta.h);
     this.skipped.delete(path);
     this.lastNote = path;
     this.dirty = true;
@@ -349,8 +358,8 @@ export class KeywordService implements KeywordRanker {
     if (!this.dirty) return;
     this.saving = (async () => {
       this.dirty = false;
-      // Copies of the maps now, in the same turn as encodeIndex's snapshot of the index (taken before its first pause).
-      const header = { schema: SCHEMA, signature: this.analyzer.signature, docs: new Map(this.docs), skipped: new Map(this.skipped) };
+      // A copy of the skipped notes now, in the same turn as encodeIndex's snapshot of the index (taken before its first pause).
+      const header = { schema: SCHEMA, signature: this.analyzer.signature, skipped: new Map(this.skipped) };
       try {
         await this.o.host.cache.write(INDEX_FILE, await encodeIndex(header, this.ix, slicer()));
         if (!this.legacyRemoved) { this.legacyRemoved = true; await this.o.host.cache.remove(LEGACY_INDEX_FILE).catch(() => undefined); }
@@ -379,7 +388,6 @@ export class KeywordService implements KeywordRanker {
     this.log(`rebuilding: ${why}`);
     this.analyzer = this.makeAnalyzer();
     this.ix = new InvertedIndex();
-    this.docs.clear();
     this.skipped.clear();
     this.queue.clear();
     this.state = 'building';
@@ -472,7 +480,7 @@ export class KeywordService implements KeywordRanker {
     if (this.state === 'building') parts.push(`${this.progress.done}/${this.progress.total} notes`);
     if (skipDetail) parts.push(`skipped: ${skipDetail}`);
     if (this.analyzer.unknownLanguages.length) parts.push(`unknown stemming language(s): ${this.analyzer.unknownLanguages.join(', ')}`);
-    return { name: 'keyword', state, indexed: this.docs.size, pending: this.queue.size, skipped: this.skipped.size, ...(parts.length ? { detail: parts.join('; ') } : {}) };
+    return { name: 'keyword', state, indexed: this.ix.documentCount, pending: this.queue.size, skipped: this.skipped.size, ...(parts.length ? { detail: parts.join('; ') } : {}) };
   }
 
   /** Counts for tools: progress of the current run and the last full build's duration. */

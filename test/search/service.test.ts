@@ -3,7 +3,7 @@
 // settings change that rebuilds instead of mixing tokenizations.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync, mkdirSync, renameSync, rmSync, utimesSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, renameSync, rmSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { NodeHost } from '../../src/host/node/nodeHost.js';
 import { withDefaults } from '../../src/settings.js';
@@ -95,6 +95,34 @@ test('a corrupt or older index file is rebuilt, never trusted', async () => {
   // A header claiming more notes than the index holds is refused too.
   const good = await open(dir, data);
   await good.close();
+});
+
+test('damaged posting lists in a whole-looking index file are found after the load and rebuilt', async () => {
+  // Lists are served straight from the file's bytes and read through in the background: a file of the
+  // right size whose list bytes were damaged must be noticed and rebuilt, never kept.
+  const dir = vault({ 'a.md': 'alpha gamma\n', 'b.md': 'beta gamma\n', 'c.md': 'gamma delta\n' });
+  const data = join(tempDir(), 'data');
+  const first = await open(dir, data);
+  await first.svc.save();
+  assert.equal(await first.svc.verified(), true, 'a fresh build needs no check');
+  await first.close();
+  const good = readFileSync(join(data, INDEX_FILE));
+  const again = await open(dir, data);
+  assert.equal(await again.svc.verified(), true, 'an intact file passes');
+  await again.close();
+  // The lists are the file's last bytes: zeros (ids not ascending), 0xff (a varint running off the end).
+  for (const fill of [0x00, 0xff]) {
+    const bad = Buffer.from(good);
+    bad.fill(fill, bad.length - 6);
+    writeFileSync(join(data, INDEX_FILE), bad);
+    const t = await open(dir, data);
+    try {
+      assert.equal(await t.svc.verified(), false, `damage ${fill} noticed`);
+      assert.deepEqual((await paths(t.svc, 'gamma')).sort(), ['a.md', 'b.md', 'c.md'], 'rebuilt from the notes');
+      assert.deepEqual(await paths(t.svc, 'delta'), ['c.md']);
+      assert.equal(t.svc.status().indexed, 3);
+    } finally { await t.close(); }
+  }
 });
 
 test('changing the stemming setting rebuilds the index with the new tokenization', async () => {

@@ -1,6 +1,6 @@
 // The headless host: node fs plus our own metadata extraction and link resolution, shaped like
 // Obsidian's metadata cache so the core cannot tell the hosts apart.
-import { promises as fs, watch, type FSWatcher } from 'node:fs';
+import { promises as fs, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { basename as pathBasename, join } from 'node:path';
 import type { DataStore, FileStat, VaultEvent, VaultHost } from '../port.js';
 import type { NoteMetadata } from '../../core/markdown/metadata.js';
@@ -14,6 +14,9 @@ import { FsDataStore } from '../fsDataStore.js';
 import { DEFAULT_CONFIG_DIR } from '../configDir.js';
 import { NodeWriter } from './nodeWriter.js';
 import { clearTimeout, setTimeout } from 'node:timers';
+
+/** Notes up to this size are read synchronously (readText). */
+const SYNC_READ_MAX = 256 * 1024;
 
 /** `real`: see Located.real (undefined = its own real location). */
 interface Entry { stat: FileStat; disk: string; real: string | null | undefined; ino: number }
@@ -169,7 +172,25 @@ export class NodeHost implements VaultHost {
   }
 
   async readText(path: string): Promise<string> {
+    // A small note is read synchronously: the same real-path check, but one system call each instead of
+    // five thread-pool round trips (a cold index reads every note; 4× less CPU per note measured).
+    const e = this.entries.get(path.normalize('NFC'));
+    if (e && e.stat.size <= SYNC_READ_MAX) {
+      return readFileSync(this.checkedDiskSync(path), 'utf8');
+    }
     return fs.readFile(await this.checkedDisk(path), 'utf8');
+  }
+
+  /** checkedDisk() synchronously. */
+  private checkedDiskSync(path: string): string {
+    const rel = path.normalize('NFC');
+    const e = this.entries.get(rel);
+    const hit = this.contain.placeSync(join(this.basePath, e ? e.disk : rel));
+    if (!hit || !samePlacement(hit.placement, rel, e?.real)) {
+      if (e) void this.refresh(rel).catch(() => undefined);
+      throw missing(rel);
+    }
+    return hit.real;
   }
 
   metadata(path: string): NoteMetadata | null {
