@@ -17,6 +17,8 @@ import { LoopProbe, type BlockStats } from './loop-probe.js';
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 const rssMb = () => { gc(); return Math.round(process.memoryUsage().rss / 2 ** 20); };
+/** Live JS heap plus ArrayBuffers after a full collection: what the index holds, unlike RSS (freed pages go back to the OS late). */
+const liveMb = () => { gc(); const m = process.memoryUsage(); return Math.round((m.heapUsed + m.external) / 2 ** 20); };
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(s.length * p))]; };
 
 function rng(seed: number) {
@@ -45,12 +47,13 @@ async function measure(label: string, vault: string): Promise<Row[]> {
   await host.ready();
   const notes = host.files().filter((f) => f.path.endsWith('.md'));
   const rss0 = rssMb();
+  const live0 = liveMb();
   // Cold index (ours): build + first save, with the event loop's longest block measured (bench/loop-probe.ts).
   const probe = new LoopProbe();
   const blocks: BlockStats[] = [];
   probe.begin('cold index');
   let t = performance.now();
-  const svc = new KeywordService({ host, settings });
+  let svc: KeywordService | null = new KeywordService({ host, settings });
   await svc.ready();
   const coldMs = performance.now() - t;
   blocks.push(probe.end());
@@ -60,6 +63,7 @@ async function measure(label: string, vault: string): Promise<Row[]> {
   const saveMs = performance.now() - t;
   blocks.push(probe.end());
   const rssOurs = rssMb() - rss0;
+  const liveOurs = liveMb() - live0;
   const fileMb = statSync(join(data, INDEX_FILE)).size / 2 ** 20;
   // Queries.
   const titles = notes.map((f) => noteTitle(f.path));
@@ -70,6 +74,8 @@ async function measure(label: string, vault: string): Promise<Row[]> {
   for (const q of queries.slice(0, 30)) await svc.rank(q, { limit: 20 }); // warm-up
   for (const q of queries) { const s = performance.now(); await svc.rank(q, { limit: 20 }); ours.push(performance.now() - s); }
   await svc.stop();
+  svc = null; // its index is garbage now: a warm start is a fresh process's load, not one beside a second index
+  liveMb();
   // Warm start: a new service over the same host loads the file and reconciles.
   probe.begin('warm start');
   t = performance.now();
@@ -78,6 +84,7 @@ async function measure(label: string, vault: string): Promise<Row[]> {
   const warmMs = performance.now() - t;
   blocks.push(probe.end());
   const rssWarm = rssMb() - rss0;
+  const liveWarm = liveMb() - live0;
   await warm.stop();
   await host.close();
 
@@ -113,6 +120,7 @@ async function measure(label: string, vault: string): Promise<Row[]> {
     { name: 'warm start: load + reconcile (s)', ...fmt(warmMs / 1000, ftsWarmMs / 1000, 's', 3) },
     { name: 'RSS growth after cold index (MB)', ours: `${rssOurs} MB`, fts: `${rssFts} MB`, ratio: rssFts > 0 ? `${(rssOurs / rssFts).toFixed(1)}×` : '–' },
     { name: 'RSS growth after warm start (MB)', ours: `${rssWarm} MB`, fts: '–', ratio: '–' },
+    { name: 'live heap + ArrayBuffers held, after cold index / warm start (MB)', ours: `${liveOurs} / ${liveWarm} MB`, fts: '–', ratio: '–' },
     ...blocks.map((b) => ({ name: `longest main-thread block, ${b.label} (ms; CPU-only in brackets)`, ours: `${b.longestMs.toFixed(0)} (${b.longestCpuMs.toFixed(0)}) ms`, fts: '–', ratio: '–' })),
     { name: 'query p50 (ms)', ...fmt(pct(ours, 0.5), pct(theirs, 0.5), 'ms', 2) },
     { name: 'query p95 (ms)', ...fmt(pct(ours, 0.95), pct(theirs, 0.95), 'ms', 2) },
