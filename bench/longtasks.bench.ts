@@ -154,7 +154,10 @@ async function runVault(label: string, src: string, bigFolder: string): Promise<
   out.push(probe.end());
   console.log(formatStats(out.at(-1)!));
 
-  await plugin.unload();
+  // As the app does: unload() returns at once; the plugin's stop (the indexes' last saves) finishes later.
+  // A warm load is the next launch, so it starts once that stop is done (else it rebuilds what was not saved yet).
+  plugin.unload();
+  await plugin.unloaded;
   app = makeApp(vault, probe);
   probe.begin('warm load');
   plugin = await loadPlugin(vault, app);
@@ -192,7 +195,8 @@ async function runVault(label: string, src: string, bigFolder: string): Promise<
   out.push(probe.end());
   console.log(formatStats(out.at(-1)!), `(${moved} notes moved)`);
 
-  await plugin.unload();
+  plugin.unload();
+  await plugin.unloaded;
   rmSync(vault, { recursive: true, force: true });
   return out;
 }
