@@ -299,7 +299,11 @@ export class ChangeService {
       this.prunedBefore = { t: Math.max(this.prunedBefore.t, lastDropped.t + 1), n: Math.max(this.prunedBefore.n, lastDropped.n + 1) };
     }
     this.events = kept;
-    await this.data.write(FEED_FILE, feedText(kept));
+    // The lines of the events kept now, in slices; events pushed meanwhile go to the next append.
+    const count = kept.length;
+    const lines: string[] = [];
+    for (let i = 0; i < count; i += 2048) { lines.push(feedText(kept.slice(i, Math.min(count, i + 2048)))); if (i + 2048 < count) await yieldNow(); }
+    await this.data.write(FEED_FILE, lines.join(''));
     this.scheduleSave();
   }
 
@@ -360,7 +364,9 @@ export class ChangeService {
     if (!state) {
       const why = problem ?? (feedBytes ? 'the saved state of the vault is missing' : 'first start: there is no earlier record of this vault');
       this.push({ kind: 'reset', by: 'server', reason: `${why}. Changes made before this line are not in the feed.` }, now);
-      for (const f of notes) this.state.set(f.path, { m: f.mtime, s: f.size, h: null, c: f.mtime });
+      // In slices (events wait on the chain meanwhile): 100k notes at once was a 400 ms block of the app's thread.
+      let k = 0;
+      for (const f of notes) { this.state.set(f.path, { m: f.mtime, s: f.size, h: null, c: f.mtime }); if (++k % 4096 === 0) await yieldNow(); }
       this.baseline = this.hashBaseline();
       await this.saveState();
       return;

@@ -28,6 +28,8 @@ export interface View {
   /** Visible targets `path` links to (self excluded). */
   outlinks(path: string): [string, number][];
   neighbours(path: string): string[];
+  /** No visible note links to it or from it (without building the lists: find_orphans asks every note). */
+  isolated(path: string): boolean;
   /** Links of a visible note, with targets outside the view turned into unresolved links. */
   refs(path: string): LinkRef[];
 }
@@ -47,6 +49,11 @@ export function viewOf(ctx: ToolContext): View {
     backlinks: (p) => filt(graph.incoming(p)),
     outlinks: (p) => filt(graph.outgoing(p)),
     neighbours: (p) => graph.neighbours(p).filter(visible),
+    isolated: (p) => {
+      for (const q of graph.incoming(p).keys()) if (visible(q)) return false;
+      for (const q of graph.outgoing(p).keys()) if (visible(q)) return false;
+      return true;
+    },
     refs: (p) => refsOf(ctx.deps.host, p, vault.metadata(p), scoped?.resolver).map((r) => (r.target && !visible(r.target) ? { ...r, target: null } : r)),
   };
 }

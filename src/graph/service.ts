@@ -198,8 +198,10 @@ export class GraphService {
         this.structural = false;
         this.dirtyRows.clear();
         const t0 = this.clock();
-        const resolved = this.host.resolvedLinks();
-        const unresolved = this.host.unresolvedLinks();
+        // A host that copies its maps on demand (Obsidian) copies them in slices too.
+        const { resolved, unresolved } = this.host.linkRows
+          ? await this.host.linkRows(() => (slicer.due() ? slicer.pause() : undefined))
+          : { resolved: this.host.resolvedLinks(), unresolved: this.host.unresolvedLinks() };
         const g = new LinkGraph();
         for (const source in resolved) { g.setRow(source, resolved[source], unresolved[source]); if (slicer.due()) await slicer.pause(); }
         for (const source in unresolved) { if (!(source in resolved)) g.setRow(source, undefined, unresolved[source]); if (slicer.due()) await slicer.pause(); }

@@ -58,6 +58,8 @@ export interface VaultHost {
   /** Every folder outside dot-folders, without the root. */
   folders(): string[];
   stat(path: string): FileStat | null;
+  /** stat(path) !== null without building the stat (filters ask it of every search candidate). */
+  isFile?(path: string): boolean;
   isFolder(path: string): boolean;
   /**
    * Where a listed path really is when a symlink is on its way (host/containment.ts): the vault path
@@ -87,6 +89,12 @@ export interface VaultHost {
    * unset for Obsidian: the app's cache makes no such promise.
    */
   readonly linkRowsReplaced?: boolean;
+  /**
+   * resolvedLinks() and unresolvedLinks() together, built with `pause()` awaited between rows when it
+   * returns a promise (a host whose maps are a copy made on demand: in Obsidian a copy of 100k rows is
+   * a 300 ms block of the UI thread). Optional: without it the two calls are used as they are.
+   */
+  linkRows?(pause: () => Promise<void> | undefined): Promise<{ resolved: Record<string, Record<string, number>>; unresolved: Record<string, Record<string, number>> }>;
 
   /** Subscribe to vault events; returns the unsubscribe function. */
   subscribe(listener: (event: VaultEvent) => void): () => void;

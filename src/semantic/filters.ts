@@ -35,7 +35,7 @@ export function notePredicate(vault: ScopedVault, f: NoteFilter): (path: string)
   const fm = f.frontmatter && Object.keys(f.frontmatter).length ? f.frontmatter : null;
   return (path) => {
     if (!vault.visible(path) || !inFolder(path, f.folder)) return false;
-    if (!vault.host.stat(path)) return false;
+    if (!(vault.host.isFile ? vault.host.isFile(path) : vault.host.stat(path))) return false;
     if (!wantTags.length && !fm) return true;
     const m = vault.metadata(path);
     if (wantTags.length) {

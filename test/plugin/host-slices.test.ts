@@ -131,6 +131,33 @@ test('GraphService.prepare builds in slices that yield, and its graph equals a s
   assert.ok([...scoped.graph.out.values()].every((m) => [...m.keys()].every((p) => p.startsWith('F3/'))));
 });
 
+test('the app\'s link maps are copied in slices for the graph; a copy overtaken by a change is used once, not kept', async () => {
+  const { app, host } = hostOn(vaultOf(300));
+  await host.ready();
+  await app.metadataCache.settled();
+  const mc = app.metadataCache;
+  const rows = Object.keys(mc.resolvedLinks).length + Object.keys(mc.unresolvedLinks).length;
+  let asked = 0;
+  const maps = await host.linkRows(() => (++asked % 40 === 0 ? new Promise<void>((r) => setTimeout(r, 0)) : undefined));
+  assert.ok(asked >= rows, `asked to pause after each row (${asked} of ${rows})`);
+  assert.deepEqual(maps.resolved, mc.resolvedLinks);
+  assert.deepEqual(maps.unresolved, mc.unresolvedLinks);
+  assert.equal(host.resolvedLinks(), maps.resolved, 'kept: the next call copies nothing');
+
+  // A note's links change after its row was copied, while the copy goes on.
+  const first = Object.keys(mc.resolvedLinks)[0];
+  mc.trigger('resolve', app.vault.getFileByPath(first)); // drops the kept copy
+  let n = 0;
+  const stale = await host.linkRows(async () => {
+    if (++n !== 50) return;
+    await app.vault.modify(app.vault.getFileByPath(first)!, '# changed\n[[N1]] [[N1]] [[N1]]\n');
+    await mc.settled();
+  });
+  assert.ok(n >= 50);
+  assert.notEqual(stale.resolved[first]['F1/N1.md'], 3, 'the copy in progress read the row before the change');
+  assert.deepEqual(host.resolvedLinks()[first], { 'F1/N1.md': 3 }, 'the overtaken copy was not kept: the change shows');
+});
+
 for (const [label, clock] of [['', undefined], [' (events delivered in slices)', fastClock()]] as const) test(`a folder rename moves the task rows with the notes, without reading a note again${label}`, async () => {
   const vault = vaultOf(40);
   for (let i = 0; i < 40; i += 4) writeFileSync(join(vault, `F${i % 5}`, `N${i}.md`), `# N${i}\n- [ ] task of ${i}\n- [x] done ${i}\n`);
@@ -251,4 +278,18 @@ test('a moved file link keeps its judged real location; a moved plain note needs
   await app.vault.rename(app.vault.getFileByPath('F4/N4.md')!, 'F3/N4.md');
   assert.equal(host.realPathOf('F3/N4.md'), undefined);
   assert.ok(host.stat('F3/N4.md'));
+});
+
+test('isFile (what search filters ask of every candidate) answers exactly as stat does: notes, folders, dot-folders, refused links, gone files', async () => {
+  const vault = vaultOf(10);
+  mkdirSync(join(vault, '.hidden'), { recursive: true });
+  writeFileSync(join(vault, '.hidden/secret.md'), 'x');
+  symlinkSync('/etc/passwd', join(vault, 'F2/outside.md'));
+  const { app, host } = hostOn(vault);
+  await host.ready();
+  await app.vault.delete(app.vault.getFileByPath('F3/N3.md')!);
+  const paths = ['F1/N1.md', 'F1', '', 'F2/outside.md', '.hidden/secret.md', '.obsidian/app.json', 'F3/N3.md', 'F1/nope.md', 'F1/N1.MD'];
+  for (const p of paths) assert.equal(host.isFile(p), host.stat(p) !== null, p);
+  assert.equal(host.isFile('F1/N1.md'), true);
+  assert.equal(host.isFile('F2/outside.md'), false, 'a link out of the vault is not a file of it');
 });

@@ -34,6 +34,9 @@ export class EventSlices<E, Op> {
 
   /** True while the current task may still do event work at once (and nothing waits before it). */
   within(): boolean {
+    // Once anything waits, nothing more runs at once in this task: no clock reading needed (a folder
+    // rename of 100k notes asks this for each of them inside the app's own task).
+    if (this.inTask && (this.eventsHead < this.events.length || this.opsHead < this.ops.length)) return false;
     const t = this.o.clock();
     if (!this.inTask) {
       this.inTask = true;

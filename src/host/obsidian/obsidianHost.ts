@@ -10,6 +10,9 @@ import { ObsidianWriter } from './obsidianWriter.js';
 import { appNormalizePath, pluginDataDir, vaultBasePath } from './paths.js';
 import { RealPathGate } from './realPaths.js';
 import { EventSlices } from './eventSlices.js';
+import { Slicer } from '../../services/slicer.js';
+import { FileList, hidden, nfc, statOf, type StatOp } from './fileList.js';
+import { copyLinkRows, type LinkRows, type LinkView } from './linkMaps.js';
 
 export { pluginDataDir, vaultBasePath };
 
@@ -44,13 +47,7 @@ const SYNC_WAIT_MS = 2000;
 /** ready() proceeds after this long even if the app never caches some note (they are reported stale). */
 const READY_BOUND_MS = 20_000;
 
-/** One vault event's change to the kept file list, with the paths as they were when it happened. */
-interface StatOp { type: 'create' | 'modify' | 'delete' | 'rename'; file: TAbstractFile; path: string; oldPath: string; task: number }
-
 const NON_ASCII = /[\u0080-\uffff]/;
-/** A path with a component starting with '.' (.obsidian, .trash, .git…): never shown. */
-const hidden = (p: string) => p.charCodeAt(0) === 46 || p.includes('/.');
-const nfc = (p: string) => (NON_ASCII.test(p) ? p.normalize('NFC') : p);
 
 export class ObsidianHost implements VaultHost {
   readonly kind = 'obsidian' as const;
@@ -73,14 +70,12 @@ export class ObsidianHost implements VaultHost {
   /** Notes re-parsed whose links are not resolved yet (until the next 'resolved'). */
   private readonly unresolvedChange = new Map<string, number>();
   private initialDone = false;
-  private links: { resolved: Record<string, Record<string, number>>; unresolved: Record<string, Record<string, number>> } | null = null;
+  private links: { resolved: LinkRows; unresolved: LinkRows } | null = null;
+  /** Bumped by every event that drops the link copy: a copy begun before one is not kept. */
+  private linkGen = 0;
   private byNfc: Map<string, TAbstractFile> | null = null;
-  /** Every visible file's stat by NFC path, kept from vault events: files() serves every status poll and
-   *  index, and walking the vault for it costs milliseconds per call at 100k files. null = rebuild. */
-  private fileStats: Map<string, FileStat> | null = null;
-  private fileList: FileStat[] | null = null;
-  /** Notes among fileStats, kept with it. */
-  private notes = 0;
+  /** Every visible file's stat, kept from vault events (fileList.ts). */
+  private readonly fileList: FileList;
   private readyPromise: Promise<void> | null = null;
   private readyCheck: (() => void) | null = null;
   private closed = false;
@@ -95,7 +90,8 @@ export class ObsidianHost implements VaultHost {
     this.TFolder = opts.classes.TFolder;
     this.now = opts.now ?? Date.now;
     this.clock = opts.clock ?? (() => performance.now());
-    this.slices = new EventSlices({ clock: this.clock, deliver: (e) => this.deliver(e), apply: (op) => this.applyStat(op), opsDone: () => this.flushHeld() });
+    this.fileList = new FileList(() => opts.app.vault.getFiles(), (f): f is TFile => f instanceof this.TFile, this.clock);
+    this.slices = new EventSlices({ clock: this.clock, deliver: (e) => this.deliver(e), apply: (op) => this.fileList.apply(op), opsDone: () => this.fileList.flushHeld() });
     const v = opts.app.vault;
     const mc = opts.app.metadataCache;
     this.name = v.getName();
@@ -113,7 +109,7 @@ export class ObsidianHost implements VaultHost {
     r(v.on('delete', (f) => this.onVault('delete', f)));
     r(v.on('rename', (f, oldPath) => this.onVault('rename', f, oldPath)));
     r(mc.on('changed', (f) => this.onChanged(f)));
-    r(mc.on('resolve', () => { this.links = null; }));
+    r(mc.on('resolve', () => this.dropLinks()));
     r(mc.on('resolved', () => this.onResolved()));
   }
 
@@ -134,7 +130,7 @@ export class ObsidianHost implements VaultHost {
   }
 
   private onVault(type: 'create' | 'modify' | 'delete' | 'rename', f: TAbstractFile, oldPath?: string): void {
-    this.links = null;
+    this.dropLinks();
     if (type !== 'modify') this.byNfc = null;
     this.trackStat(type, f, oldPath);
     // A path created or moved in is judged by the symlink rule (RealPathGate.observe).
@@ -161,8 +157,13 @@ export class ObsidianHost implements VaultHost {
     this.emit({ type, path });
   }
 
-  private onChanged(f: TFile): void {
+  private dropLinks(): void {
     this.links = null;
+    this.linkGen++;
+  }
+
+  private onChanged(f: TFile): void {
+    this.dropLinks();
     const path = nfc(f.path);
     this.pending.delete(path);
     this.unresolvedChange.set(path, this.now());
@@ -170,7 +171,7 @@ export class ObsidianHost implements VaultHost {
   }
 
   private onResolved(): void {
-    this.links = null;
+    this.dropLinks();
     this.unresolvedChange.clear();
     this.emit({ type: 'resolved' });
     this.readyCheck?.();
@@ -183,18 +184,37 @@ export class ObsidianHost implements VaultHost {
 
   // ---- readiness ----
 
+  /** Notes the app had not cached at the last count: after a first pass over the vault only these are
+   *  looked at again (a pass over 100k notes at every 'resolved' was a 100-300 ms block). */
+  private uncached: Set<TFile> | null = null;
+
+  /** The first pass, yielding after each note (cachesReady runs it in slices). */
+  private *countUncached(): Generator<void, void, void> {
+    const mc = this.app.metadataCache;
+    const found = new Set<TFile>();
+    for (const f of this.app.vault.getMarkdownFiles()) {
+      if (!hidden(f.path) && !mc.getFileCache(f)) found.add(f);
+      yield;
+    }
+    this.uncached ??= found;
+  }
+
   private missingCaches(): number {
-    let n = 0;
-    for (const f of this.app.vault.getMarkdownFiles()) if (!hidden(f.path) && !this.app.metadataCache.getFileCache(f)) n++;
-    return n;
+    if (!this.uncached) { const pass = this.countUncached(); while (!pass.next().done) { /* at once */ } }
+    const mc = this.app.metadataCache;
+    const v = this.app.vault;
+    for (const f of this.uncached ?? []) if (mc.getFileCache(f) || v.getAbstractFileByPath(f.path) !== f || hidden(f.path)) this.uncached?.delete(f);
+    return this.uncached?.size ?? 0;
   }
 
   ready(): Promise<void> {
-    this.readyPromise ??= Promise.all([this.cachesReady(), this.gate.survey()]).then(() => undefined);
+    this.readyPromise ??= Promise.all([this.cachesReady(), this.gate.survey(), this.fileList.build()]).then(() => undefined);
     return this.readyPromise;
   }
 
-  private cachesReady(): Promise<void> {
+  private async cachesReady(): Promise<void> {
+    const slicer = new Slicer(this.clock);
+    for (const pass = this.countUncached(); !pass.next().done;) if (slicer.due()) await slicer.pause();
     return new Promise<void>((resolve) => {
       let timer: number | null = null;
       let done = false;
@@ -246,7 +266,7 @@ export class ObsidianHost implements VaultHost {
   /** The app's file for a vault path, whatever Unicode spelling the disk (and so the app) uses. */
   private lookup(path: string): TAbstractFile | null {
     const v = this.app.vault;
-    const nfc = path.normalize('NFC');
+    const nfc = NON_ASCII.test(path) ? path.normalize('NFC') : path;
     const hit = v.getAbstractFileByPath(nfc);
     if (hit) return hit;
     if (!NON_ASCII.test(nfc)) return null;
@@ -270,98 +290,26 @@ export class ObsidianHost implements VaultHost {
     throw Object.assign(new Error(`ENOENT: no file "${path}" in the vault`), { code: 'ENOENT' });
   }
 
-  /** Keeps fileStats in step with one vault event: at once within the task's slice, else queued.
+  /** Keeps the file list in step with one vault event: at once within the task's slice, else queued.
    *  A folder moved or deleted always waits for a slice, and with it every event after it. */
   private trackStat(type: 'create' | 'modify' | 'delete' | 'rename', f: TAbstractFile, oldPath?: string): void {
-    if (!this.fileStats) return;
-    this.fileList = null;
+    if (!this.fileList.kept) { this.fileList.miss(); return; }
     const now = this.slices.within() && (f instanceof this.TFile || type === 'create' || type === 'modify');
     this.slices.op({ type, file: f, path: f.path, oldPath: oldPath ?? '', task: this.slices.task }, now);
   }
 
-  /**
-   * A folder moved or deleted, held while the events that follow it in the same app task are about
-   * its own files: the app reports each of them too (moved or deleted one by one, O(1) each), so
-   * when that run ends, one scan of the list moves or drops only what no event covered.
-   */
-  private held: { from: string; to: string | null; task: number } | null = null;
-
-  /** One event's update of fileStats: O(1) for a file; a folder move or delete is held (see held). */
-  private applyStat(op: StatOp): void {
-    const stats = this.fileStats;
-    if (!stats) return;
-    this.fileList = null;
-    const { type, file: f } = op;
-    const src = nfc(type === 'rename' ? op.oldPath : op.path);
-    const isFile = f instanceof this.TFile;
-    const h = this.held;
-    if (h) {
-      const inRun = h.task === op.task && src.startsWith(`${h.from}/`);
-      // A folder under the held one, moved along with it (or deleted with it): covered by its scan.
-      const along = inRun && !isFile && (type === 'rename' ? h.to !== null && nfc(op.path) === h.to + src.slice(h.from.length) : type === 'delete' && h.to === null);
-      if (along) return;
-      if (!inRun || !isFile) this.flushHeld();
-    }
-    if (!isFile) {
-      if ((type === 'rename' || type === 'delete') && src !== '') this.held = { from: src, to: type === 'rename' ? nfc(op.path) : null, task: op.task };
-      return;
-    }
-    if (type === 'delete' || type === 'rename') {
-      if (stats.delete(src) && isNotePath(src)) this.notes--;
-    }
-    if (type !== 'delete' && !hidden(op.path)) {
-      const path = nfc(op.path);
-      if (!stats.has(path) && isNotePath(path)) this.notes++;
-      stats.set(path, { path, size: f.stat.size, mtime: f.stat.mtime, ctime: f.stat.ctime });
-    }
-  }
-
-  /** The held folder's run is over: entries still under it are re-keyed under its new place or dropped. */
-  private flushHeld(): void {
-    const h = this.held;
-    const stats = this.fileStats;
-    this.held = null;
-    if (!h || !stats) return;
-    const prefix = `${h.from}/`;
-    const moved: [string, FileStat][] = [];
-    for (const [path, st] of stats) if (path.startsWith(prefix)) moved.push([path, st]);
-    for (const [path, st] of moved) {
-      stats.delete(path);
-      const dest = h.to === null ? null : `${h.to}/${path.slice(prefix.length)}`;
-      if (dest !== null && !hidden(dest)) stats.set(dest, { ...st, path: dest });
-      else if (isNotePath(path)) this.notes--;
-    }
-  }
-
-  private toStat(f: TFile): FileStat {
-    return { path: nfc(f.path), size: f.stat.size, mtime: f.stat.mtime, ctime: f.stat.ctime };
-  }
-
   files(): FileStat[] {
-    this.fileList ??= [...this.stats().values()];
-    // A copy: callers sort and filter what they get.
-    return this.gate.refusing ? this.fileList.filter((f) => this.gate.visible(f.path)) : this.fileList.slice();
-  }
-
-  private stats(): Map<string, FileStat> {
     if (this.slices.hasOps()) this.slices.applyOps();
-    if (!this.fileStats) {
-      this.fileStats = new Map();
-      this.notes = 0;
-      for (const f of this.app.vault.getFiles()) {
-        if (hidden(f.path)) continue;
-        const path = nfc(f.path);
-        this.fileStats.set(path, this.toStat(f));
-        if (isNotePath(path)) this.notes++;
-      }
-      this.fileList = null;
-    }
-    return this.fileStats;
+    const all = this.fileList.all();
+    // A copy: callers sort and filter what they get.
+    return this.gate.refusing ? all.filter((f) => this.gate.visible(f.path)) : all.slice();
   }
 
+  /** A status count: while a burst's list updates wait for their slices it lags by them, and while the
+   *  list is first built it is the app's count (applying or building 100k entries for a status poll was
+   *  a 200-270 ms block); files() is always current. */
   noteCount(): number {
-    this.stats();
-    return this.notes;
+    return this.fileList.noteCount() ?? this.app.vault.getMarkdownFiles().filter((f) => !hidden(f.path)).length;
   }
 
   folders(): string[] {
@@ -370,7 +318,12 @@ export class ObsidianHost implements VaultHost {
 
   stat(path: string): FileStat | null {
     const f = this.lookup(path);
-    return f instanceof this.TFile && !hidden(f.path) && this.gate.visible(nfc(f.path)) ? this.toStat(f) : null;
+    return f instanceof this.TFile && !hidden(f.path) && this.gate.visible(nfc(f.path)) ? statOf(f) : null;
+  }
+
+  isFile(path: string): boolean {
+    const f = this.lookup(path);
+    return f instanceof this.TFile && !hidden(f.path) && this.gate.visible(nfc(f.path));
   }
 
   isFolder(path: string): boolean {
@@ -437,34 +390,35 @@ export class ObsidianHost implements VaultHost {
     return out !== null && this.gate.visible(out) ? out : null;
   }
 
-  private linkMaps() {
+  /** The link maps, copied at once (the graph's rebuild uses linkRows, which copies in slices). */
+  private linkMaps(): { resolved: LinkRows; unresolved: LinkRows } {
     if (!this.links) {
-      // NFC keys, dot-folders left out. Rows whose keys are already NFC (all-ASCII paths: nearly every
-      // vault) are the app's own objects, not copies: at 100k notes copying every row was the bulk of
-      // the time a graph rebuild held the UI thread. Nothing here writes into them.
-      const norm = (m: Record<string, Record<string, number>>, inner: boolean) => {
-        const out: Record<string, Record<string, number>> = {};
-        for (const src in m) {
-          if (hidden(src) || !this.gate.visible(nfc(src))) continue;
-          const targets = m[src];
-          let row = targets;
-          if (inner) {
-            for (const t in targets) {
-              if (!NON_ASCII.test(t)) continue;
-              row = {};
-              for (const [k, n] of Object.entries(targets)) { const key = nfc(k); row[key] = (row[key] ?? 0) + n; }
-              break;
-            }
-            // Links into a path the symlink rule refuses are not links.
-            if (this.gate.refusing && Object.keys(row).some((k) => !this.gate.visible(nfc(k)))) row = Object.fromEntries(Object.entries(row).filter(([k]) => this.gate.visible(nfc(k))));
-          }
-          out[nfc(src)] = row;
-        }
-        return out;
-      };
-      this.links = { resolved: norm(this.app.metadataCache.resolvedLinks, true), unresolved: norm(this.app.metadataCache.unresolvedLinks, false) };
+      const copy = this.copyLinks();
+      while (!copy.next().done) { /* to the end */ }
     }
-    return this.links;
+    return this.links ?? { resolved: {}, unresolved: {} };
+  }
+
+  /** Copies both maps, yielding after each row; the copy is kept only if no vault or cache event came meanwhile. */
+  private *copyLinks(): Generator<void, { resolved: LinkRows; unresolved: LinkRows }, void> {
+    const gen = ++this.linkGen;
+    const mc = this.app.metadataCache;
+    const view: LinkView = { nfc, hidden, visible: (p) => this.gate.visible(p), refusing: this.gate.refusing };
+    const maps = { resolved: {} as LinkRows, unresolved: {} as LinkRows };
+    yield* copyLinkRows(mc.resolvedLinks, maps.resolved, true, view);
+    yield* copyLinkRows(mc.unresolvedLinks, maps.unresolved, false, view);
+    if (gen === this.linkGen) this.links = maps;
+    return maps;
+  }
+
+  async linkRows(pause: () => Promise<void> | undefined): Promise<{ resolved: LinkRows; unresolved: LinkRows }> {
+    if (this.links) return this.links;
+    const copy = this.copyLinks();
+    for (let step = copy.next(); ; step = copy.next()) {
+      if (step.done) return step.value;
+      const p = pause();
+      if (p) await p;
+    }
   }
 
   resolvedLinks(): Record<string, Record<string, number>> {

@@ -161,7 +161,10 @@ export class RealPathGate {
 
   /** Right before a read: the real location on disk must be what the rule admitted, else "missing". */
   async checkRead(path: string, diskPath: string): Promise<void> {
-    const hit = await this.contain.place(join(this.basePath, diskPath));
+    // One realpath system call, made synchronously: the promise form costs the app's thread 10-20 µs
+    // per call to dispatch and settle, several times the call itself (a local disk's cached lookup),
+    // and the keyword, task and change indexes make one per note read.
+    const hit = this.contain.placeSync(join(this.basePath, diskPath));
     if (!hit || !samePlacement(hit.placement, path, this.realPathOf(path))) {
       await this.observe(diskPath); // the listing learns it too
       throw missing(path);

@@ -8,6 +8,8 @@ import { bfs } from '../../../graph/linkGraph.js';
 import { freshness, requireTarget, viewOf } from '../../../graph/access.js';
 import { answer, cursorField, hintOut, hostStaleness, moreHint, nextCursorOut, pathOut, waitInput } from '../results.js';
 import { byPath, pageInput, pageOf } from './shared.js';
+import { Slicer } from '../../../services/slicer.js';
+import type { FileStat } from '../../../host/port.js';
 
 export const findOrphans = defineTool({
   name: 'find_orphans',
@@ -30,7 +32,11 @@ export const findOrphans = defineTool({
     const meta = await freshness(ctx, args.wait_for_pending_writes);
     const folder = ctx.vault.folderArg(args.folder);
     const view = viewOf(ctx);
-    const rows = ctx.vault.notes(folder).filter((f) => view.backlinks(f.path).length === 0 && view.outlinks(f.path).length === 0).sort(byPath);
+    // Every note is looked at: in slices, so a 100k-note vault does not hold the app's thread.
+    const rows: FileStat[] = [];
+    const slicer = new Slicer();
+    for (const f of ctx.vault.notes(folder)) { if (view.isolated(f.path)) rows.push(f); if (slicer.due()) await slicer.pause(); }
+    rows.sort(byPath);
     const { page, next_cursor } = pageOf(rows, (f) => f.path, 'find_orphans', args);
     const orphans = page.map((f) => f.path);
     const stale = hostStaleness(ctx, args.wait_for_pending_writes ? !meta.wait_timed_out : undefined);

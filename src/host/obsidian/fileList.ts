@@ -1,0 +1,150 @@
+// ObsidianHost's kept file list: every visible file's stat by NFC path, kept from vault events. files()
+// serves every status poll and index, and walking the vault for it costs milliseconds per call at 100k
+// files. Built once in timer slices (at start: a one-go build of 100k entries was a 270 ms block of the
+// app's UI thread), then updated one event at a time, in the app's order (eventSlices.ts decides when).
+import type { TAbstractFile, TFile } from 'obsidian';
+import type { FileStat } from '../port.js';
+import { isNotePath } from '../../core/paths.js';
+import { Slicer } from '../../services/slicer.js';
+
+/** One vault event's change to the kept file list, with the paths as they were when it happened. */
+export interface StatOp { type: 'create' | 'modify' | 'delete' | 'rename'; file: TAbstractFile; path: string; oldPath: string; task: number }
+
+const NON_ASCII = /[\u0080-\uffff]/;
+/** A path with a component starting with '.' (.obsidian, .trash, .git…): never shown. */
+export const hidden = (p: string) => p.charCodeAt(0) === 46 || p.includes('/.');
+export const nfc = (p: string) => (NON_ASCII.test(p) ? p.normalize('NFC') : p);
+
+export const statOf = (f: TFile): FileStat => ({ path: nfc(f.path), size: f.stat.size, mtime: f.stat.mtime, ctime: f.stat.ctime });
+
+export class FileList {
+  /** null until built (build() or at once by map()). */
+  private stats: Map<string, FileStat> | null = null;
+  private list: FileStat[] | null = null;
+  /** Notes among stats, kept with it. */
+  private notes = 0;
+  /** Bumped by an event that comes while there is no list: a build in progress is not kept. */
+  private missed = 0;
+  private building: Promise<void> | null = null;
+  /**
+   * A folder moved or deleted, held while the events that follow it in the same app task are about
+   * its own files: the app reports each of them too (moved or deleted one by one, O(1) each), so
+   * when that run ends, one scan of the list moves or drops only what no event covered.
+   */
+  private held: { from: string; to: string | null; task: number } | null = null;
+
+  constructor(private readonly files: () => TFile[], private readonly isFile: (f: TAbstractFile) => f is TFile, private readonly clock: () => number) {}
+
+  /** True once built: events must then be applied (else they are already in what a build reads). */
+  get kept(): boolean {
+    return this.stats !== null;
+  }
+
+  /** An event while not kept: a build that read the app's list before it is not kept. */
+  miss(): void {
+    this.missed++;
+  }
+
+  /** Builds the list in slices (at most three tries when events keep overtaking it; then map() builds at once). */
+  build(): Promise<void> {
+    this.building ??= (async () => {
+      for (let attempt = 0; attempt < 3 && !this.stats; attempt++) {
+        const missed = this.missed;
+        const slicer = new Slicer(this.clock);
+        const map = new Map<string, FileStat>();
+        let notes = 0;
+        for (const f of this.files()) {
+          if (!hidden(f.path)) {
+            const st = statOf(f);
+            map.set(st.path, st);
+            if (isNotePath(st.path)) notes++;
+          }
+          if (slicer.due()) await slicer.pause();
+        }
+        if (missed === this.missed && !this.stats) this.install(map, notes);
+      }
+    })();
+    return this.building;
+  }
+
+  private install(map: Map<string, FileStat>, notes: number): void {
+    this.stats = map;
+    this.notes = notes;
+    this.list = null;
+  }
+
+  /** The kept map, built at once if not yet. */
+  map(): Map<string, FileStat> {
+    if (!this.stats) {
+      const map = new Map<string, FileStat>();
+      let notes = 0;
+      for (const f of this.files()) {
+        if (hidden(f.path)) continue;
+        const st = statOf(f);
+        map.set(st.path, st);
+        if (isNotePath(st.path)) notes++;
+      }
+      this.install(map, notes);
+    }
+    return this.stats as Map<string, FileStat>;
+  }
+
+  /** Every entry (the same array until the next change; callers copy it). */
+  all(): FileStat[] {
+    this.list ??= [...this.map().values()];
+    return this.list;
+  }
+
+  /** Notes in the list as kept so far; null while it is being built. */
+  noteCount(): number | null {
+    return this.stats ? this.notes : null;
+  }
+
+  /** One event's update: O(1) for a file; a folder move or delete is held (see held). */
+  apply(op: StatOp): void {
+    const stats = this.stats;
+    if (!stats) return;
+    this.list = null;
+    const { type, file: f } = op;
+    const src = nfc(type === 'rename' ? op.oldPath : op.path);
+    const isFile = this.isFile(f);
+    const h = this.held;
+    if (h) {
+      const inRun = h.task === op.task && src.startsWith(`${h.from}/`);
+      // A folder under the held one, moved along with it (or deleted with it): covered by its scan.
+      const along = inRun && !isFile && (type === 'rename' ? h.to !== null && nfc(op.path) === h.to + src.slice(h.from.length) : type === 'delete' && h.to === null);
+      if (along) return;
+      if (!inRun || !isFile) this.flushHeld();
+    }
+    if (!this.isFile(f)) {
+      if ((type === 'rename' || type === 'delete') && src !== '') this.held = { from: src, to: type === 'rename' ? nfc(op.path) : null, task: op.task };
+      return;
+    }
+    if (type === 'delete' || type === 'rename') {
+      if (stats.delete(src) && isNotePath(src)) this.notes--;
+    }
+    if (type !== 'delete' && !hidden(op.path)) {
+      const path = nfc(op.path);
+      if (!stats.has(path) && isNotePath(path)) this.notes++;
+      stats.set(path, { path, size: f.stat.size, mtime: f.stat.mtime, ctime: f.stat.ctime });
+    }
+  }
+
+  /** The held folder's run is over: entries still under it are re-keyed under its new place or dropped. */
+  flushHeld(): void {
+    const h = this.held;
+    const stats = this.stats;
+    this.held = null;
+    if (!h || !stats) return;
+    this.list = null;
+    const prefix = `${h.from}/`;
+    const moved: [string, FileStat][] = [];
+    for (const [path, st] of stats) if (path.startsWith(prefix)) moved.push([path, st]);
+    for (const [path, st] of moved) {
+      stats.delete(path);
+      const dest = h.to === null ? null : `${h.to}/${path.slice(prefix.length)}`;
+      if (dest !== null && !hidden(dest)) stats.set(dest, { ...st, path: dest });
+      else if (isNotePath(path)) this.notes--;
+    }
+  }
+}
