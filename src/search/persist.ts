@@ -255,7 +255,7 @@ export async function decodeIndex(bytes: Uint8Array, from: number, pause: Pause 
   const aliasOf = new Map(meta.aliases);
   const rec = start + count * NF * 4;
   const rv = new DataView(bytes.buffer, bytes.byteOffset + rec, count * RECORD);
-  if (count) ix.reserve(count - 1, true);
+  if (count) ix.reserve(count - 1 + (count >> 3) + 64, true); // room for new notes, as for new terms (restoreTerms)
   for (let i = 0; i < count; i++) {
     const id = ix.restoreDoc(meta.paths[i], u, i * NF, meta.titles[i], aliasOf.get(i) ?? '');
     ix.mtimes[id] = rv.getFloat64(i * RECORD, true);

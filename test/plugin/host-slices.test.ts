@@ -293,3 +293,20 @@ test('isFile (what search filters ask of every candidate) answers exactly as sta
   assert.equal(host.isFile('F1/N1.md'), true);
   assert.equal(host.isFile('F2/outside.md'), false, 'a link out of the vault is not a file of it');
 });
+
+test('the kept file list is built in slices at start; a vault event during the build is not lost; counts meanwhile grow with the build', async () => {
+  const { app, host } = hostOn(vaultOf(3000), fastClock());
+  await app.metadataCache.settled();
+  const ready = host.ready();
+  let turns = 0;
+  // The build yields to timers: a change lands in the middle of it.
+  await new Promise<void>((resolve) => { const spin = () => { if (++turns === 3) resolve(); else setTimeout(spin, 0); }; setTimeout(spin, 0); });
+  const during = host.noteCount();
+  assert.ok(during > 0 && during < 3000, `while building: the notes the build has seen (${during})`);
+  await app.vault.create('F1/arrived during the build.md', 'x');
+  await app.vault.delete(app.vault.getFileByPath('F2/N2.md')!);
+  await ready;
+  assert.deepEqual(listed(host), walk(app));
+  assert.ok(listed(host).some((x) => x.startsWith('F1/arrived during the build.md|')));
+  assert.equal(host.noteCount(), 3000);
+});

@@ -306,10 +306,10 @@ export class ObsidianHost implements VaultHost {
   }
 
   /** A status count: while a burst's list updates wait for their slices it lags by them, and while the
-   *  list is first built it is the app's count (applying or building 100k entries for a status poll was
-   *  a 200-270 ms block); files() is always current. */
+   *  list is first built it grows with the build (applying or building 100k entries for a status poll
+   *  was a 200-270 ms block); files() is always current. */
   noteCount(): number {
-    return this.fileList.noteCount() ?? this.app.vault.getMarkdownFiles().filter((f) => !hidden(f.path)).length;
+    return this.fileList.noteCount();
   }
 
   folders(): string[] {
