@@ -20,7 +20,7 @@ import { changeSettings } from './settings.js';
 import { decodeState, encodeState, type LoadedState } from './stateFile.js';
 import { SnapshotMap } from './snapshotMap.js';
 import {
-  cursorOf, diffState, feedText, pairMoves, parseCursor, parseFeed, retain,
+  cursorOf, diffSteps, feedText, pairMoves, parseCursor, parseFeed, retain,
   type ChangeEvent, type ChangeKind, type NoteState,
 } from './feed.js';
 import { clearTimeout, setTimeout } from 'node:timers';
@@ -330,6 +330,8 @@ export class ChangeService {
   }
 
   private async writeState(): Promise<void> {
+    // Mid-reconcile the state is being filled in slices; reconcile saves it when it is whole.
+    if (this.reconciling) return;
     // A snapshot (the encoding yields, and events may change this.state meanwhile): copy on write,
     // so taking it costs nothing however large the vault.
     const header = { seq: this.seq, saved: this.now(), pruned_before_t: this.prunedBefore.t, pruned_before_n: this.prunedBefore.n };
@@ -346,7 +348,16 @@ export class ChangeService {
     return decodeState(new TextDecoder().decode(bytes));
   }
 
+  /** True while reconcile() fills the state (a save then would write a partial one). */
+  private reconciling = false;
+
   private async reconcile(): Promise<void> {
+    this.reconciling = true;
+    try { await this.reconcileState(); } finally { this.reconciling = false; }
+    await this.saveState();
+  }
+
+  private async reconcileState(): Promise<void> {
     await this.host.ready();
     const { state, problem } = await this.loadState();
     const feedBytes = await this.data.read(FEED_FILE).catch(() => null);
@@ -368,13 +379,19 @@ export class ChangeService {
       let k = 0;
       for (const f of notes) { this.state.set(f.path, { m: f.mtime, s: f.size, h: null, c: f.mtime }); if (++k % 4096 === 0) await yieldNow(); }
       this.baseline = this.hashBaseline();
-      await this.saveState();
       return;
     }
 
     const prev = state.files;
-    this.state = new SnapshotMap(prev);
-    const diffs = diffState(prev, notes.map((f) => ({ path: f.path, m: f.mtime, s: f.size })));
+    // The copy and the comparison in slices (events wait on the chain): 100k notes were a 240 ms block.
+    const copy = new SnapshotMap<string, NoteState>();
+    let k = 0;
+    for (const [path, st] of prev) { copy.set(path, st); if (++k % 4096 === 0) await yieldNow(); }
+    this.state = copy;
+    const steps = diffSteps(prev, notes.map((f) => ({ path: f.path, m: f.mtime, s: f.size })));
+    let step = steps.next();
+    for (let i = 1; !step.done; step = steps.next(), i++) if (i % 4 === 0) await yieldNow();
+    const diffs = step.value;
     const created: { path: string; h: string | null }[] = [];
     const deleted: { path: string; h: string | null }[] = [];
     const modified: string[] = [];
@@ -403,7 +420,6 @@ export class ChangeService {
       for (const p of modified) this.push({ kind: 'modified', path: p, by: 'human', reason: found }, now);
       for (const p of paired.deleted) this.push({ kind: 'deleted', path: p, by: 'human', reason: 'missing at start: deleted (or moved away) while the server was not running' }, now);
     }
-    await this.saveState();
   }
 
   /** First start: hash every note once (in slices that yield) so later touches can be told from edits. */

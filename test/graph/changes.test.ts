@@ -388,3 +388,34 @@ test('the saved state: v2 lines round-trip in slices; a v1 file is still read (t
   assert.match((await decodeState('{"v":3,"seq":1}')).problem ?? '', /unknown format/);
   assert.match((await decodeState('not json')).problem ?? '', /corrupt/);
 });
+
+test('a state save asked for while the start is still filling the state (in slices) writes nothing partial', async () => {
+  const vault = join(tempDir('vmcp-ch-big-'), 'vault');
+  for (let f = 0; f < 3; f++) mkdirSync(join(vault, `F${f}`), { recursive: true });
+  const N = 9000;
+  for (let i = 0; i < N; i++) writeFileSync(join(vault, `F${i % 3}`, `N${i}.md`), `# N${i}\n`);
+  const dataDir = join(tempDir('vmcp-ch-'), 'data');
+  for (const round of ['first start', 'restart']) {
+    const host = new NodeHost(vault, { dataDir, watch: false });
+    await host.ready();
+    const svc = new ChangeService({ host, settings: () => withDefaults({}), saveDelayMs: 3_600_000 });
+    const store = host.data as { write: (n: string, b: Uint8Array | string) => Promise<void> };
+    const realWrite = store.write.bind(store);
+    const written: number[] = [];
+    store.write = async (name, bytes) => {
+      if (name === STATE_FILE) written.push((await decodeState(String(bytes))).state!.files.size);
+      return realWrite(name, bytes);
+    };
+    // Saves asked for at every timer turn while the start runs (as the save timer could fire).
+    let starting = true;
+    const save = () => (svc as unknown as { saveState(): Promise<void> }).saveState();
+    const poke = () => { if (!starting) return; void save(); setTimeout(poke, 0); };
+    setTimeout(poke, 0);
+    await svc.start();
+    starting = false;
+    assert.ok(written.length >= 1, `${round}: the state was saved`);
+    assert.deepEqual(written.filter((n) => n !== N), [], `${round}: every state written holds all ${N} notes (${written.join(', ')})`);
+    await svc.stop();
+    await host.close();
+  }
+});
