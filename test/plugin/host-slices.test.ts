@@ -310,3 +310,24 @@ test('the kept file list is built in slices at start; a vault event during the b
   assert.ok(listed(host).some((x) => x.startsWith('F1/arrived during the build.md|')));
   assert.equal(host.noteCount(), 3000);
 });
+
+test('reads: small files read directly from the checked real path, large ones through the app; both equal the disk; a link swapped in refuses', async () => {
+  const vault = vaultOf(5);
+  const big = `# Big\n${'word '.repeat(70_000)}\n`; // over 256 KB: read through vault.read
+  writeFileSync(join(vault, 'F1/big.md'), big);
+  const { app, host } = hostOn(vault);
+  await host.ready();
+  assert.equal(await host.readText('F1/big.md'), big);
+  assert.deepEqual(Buffer.from(await host.readBytes('F1/big.md')), Buffer.from(big));
+  // Changed on disk behind the app's back: the read sees the disk, not a cached copy.
+  writeFileSync(join(vault, 'F1/N1.md'), 'changed outside\n');
+  assert.equal(await host.readText('F1/N1.md'), 'changed outside\n');
+  assert.deepEqual(Buffer.from(await host.readBytes('F1/N1.md')), Buffer.from('changed outside\n'));
+  // The note replaced by a link out of the vault: refused as missing, nothing of the target read.
+  const { rmSync } = await import('node:fs');
+  rmSync(join(vault, 'F2/N2.md'));
+  symlinkSync('/etc/passwd', join(vault, 'F2/N2.md'));
+  await assert.rejects(host.readText('F2/N2.md'), /ENOENT/);
+  await assert.rejects(host.readBytes('F2/N2.md'), /ENOENT/);
+  assert.ok(app.vault.getFileByPath('F2/N2.md'), 'the app still lists it (its watcher has not reported the swap)');
+});

@@ -159,15 +159,16 @@ export class RealPathGate {
     return RealPathGate.within(this.outsideRoots, path) ? null : undefined;
   }
 
-  /** Right before a read: the real location on disk must be what the rule admitted, else "missing". */
-  async checkRead(path: string, diskPath: string): Promise<void> {
-    // One realpath system call, made synchronously: the promise form costs the app's thread 10-20 µs
-    // per call to dispatch and settle, several times the call itself (a local disk's cached lookup),
-    // and the keyword, task and change indexes make one per note read.
+  /** Right before a read: the real location on disk must be what the rule admitted, else "missing".
+   *  Returns that real location (read it, not the vault path: a link swapped since cannot redirect the read).
+   *  One realpath system call, made synchronously: the promise form's dispatch cost the app's thread far
+   *  more than the call itself (a local disk's cached lookup), and every index reads every note. */
+  async realForRead(path: string, diskPath: string): Promise<string> {
     const hit = this.contain.placeSync(join(this.basePath, diskPath));
     if (!hit || !samePlacement(hit.placement, path, this.realPathOf(path))) {
       await this.observe(diskPath); // the listing learns it too
       throw missing(path);
     }
+    return hit.real;
   }
 }
