@@ -28,6 +28,30 @@ export function pageAfter<T>(rows: T[], keyOf: (row: T) => string, limit: number
   return { page, next_cursor: more && page.length ? encodeCursor({ k: kind, after: keyOf(page[page.length - 1]) }) : null };
 }
 
+/**
+ * pageAfter over rows in any order, without sorting them all: the page is the `limit` smallest keys
+ * after the cursor, kept in a short sorted list (most rows are turned away by one comparison). Keys
+ * must be unique. Same answer as sorting then pageAfter; at 40k task rows the full sort was a long task.
+ */
+export function pageAfterUnsorted<T>(rows: T[], keyOf: (row: T) => string, limit: number, kind: string, cursor?: string): { page: T[]; next_cursor: string | null } {
+  const after = cursor ? decodeCursor<{ k: string; after: string }>(cursor, kind).after : null;
+  const page: { row: T; key: string }[] = [];
+  let rest = 0;
+  for (const row of rows) {
+    const key = keyOf(row);
+    if (after !== null && !(key > after)) continue;
+    rest++;
+    if (page.length >= limit && !(key < page[page.length - 1].key)) continue;
+    let lo = 0;
+    let hi = page.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (page[mid].key < key) lo = mid + 1; else hi = mid; }
+    page.splice(lo, 0, { row, key });
+    if (page.length > limit) page.pop();
+  }
+  const more = rest > limit;
+  return { page: page.map((x) => x.row), next_cursor: more && page.length ? encodeCursor({ k: kind, after: page[page.length - 1].key }) : null };
+}
+
 /** A keyset sort key that orders newest first (then by path) under plain string comparison. */
 export function newestFirstKey(ms: number, path: string): string {
   return String(9_999_999_999_999 - Math.floor(ms)).padStart(13, '0') + '\u0000' + path;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileGlob } from '../../src/core/glob.js';
 import { mimeOf, isTextLike } from '../../src/core/mime.js';
-import { pageAfter, encodeCursor } from '../../src/core/cursor.js';
+import { pageAfter, pageAfterUnsorted, encodeCursor } from '../../src/core/cursor.js';
 import { parseTime } from '../../src/core/time.js';
 import { contentHash, CONTENT_HASH_PATTERN } from '../../src/core/hash.js';
 import { Refusal, refusalText } from '../../src/core/errors.js';
@@ -57,4 +57,30 @@ test('hash and refusal text contract', () => {
   const t = refusalText(new Refusal('stale_precondition', 'Changed since you read it.', { current_hash: 'sha256:x' }));
   const lines = t.split('\n');
   assert.equal(lines[lines.length - 1], 'MCP-REFUSAL {"code":"stale_precondition","current_hash":"sha256:x"}');
+});
+
+test('pageAfterUnsorted gives exactly what sorting then pageAfter gives, page after page, for any order and limit', () => {
+  let seed = 11;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  for (let round = 0; round < 40; round++) {
+    const n = Math.floor(rnd() * 300);
+    const keys = [...new Set(Array.from({ length: n }, () => Math.floor(rnd() * 1e6).toString(36)))];
+    const shuffled = keys.slice().sort(() => rnd() - 0.5);
+    const sorted = keys.slice().sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const limit = 1 + Math.floor(rnd() * 40);
+    let a: string | undefined;
+    let b: string | undefined;
+    const seenA: string[] = [];
+    for (let pages = 0; pages < 400; pages++) {
+      const x = pageAfter(sorted, (r) => r, limit, 't', a);
+      const y = pageAfterUnsorted(shuffled, (r) => r, limit, 't', b);
+      assert.deepEqual(y.page, x.page, `round ${round} page ${pages}`);
+      assert.equal(y.next_cursor, x.next_cursor);
+      seenA.push(...x.page);
+      if (!x.next_cursor) break;
+      a = x.next_cursor;
+      b = y.next_cursor!;
+    }
+    assert.deepEqual(seenA, sorted, 'the pages cover every row once, in order');
+  }
 });

@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { folderFilter, pageCursor } from './args.js';
 import { defineTool, READ_ONLY } from '../tool.js';
-import { pageAfter } from '../../core/cursor.js';
+import { pageAfterUnsorted } from '../../core/cursor.js';
+import { Slicer } from '../../services/slicer.js';
 import { refuse } from '../../core/errors.js';
 import { inFolder } from '../../core/paths.js';
 import { answer, compact, cursorField, hintOut, moreHint, nextCursorOut, pathOut, waitInput } from './results.js';
@@ -72,15 +73,18 @@ export const listTasks = defineTool({
       if (args.tags?.length && !args.tags.every((w) => t.tags.some((x) => tagMatches(x, w)))) return false;
       return true;
     };
-    // Sort keys are computed once per row, not per comparison: this is the hot path on big vaults.
+    // Sort keys are computed once per row, not per comparison: this is the hot path on big vaults. The
+    // rows are gathered in slices and only the page is sorted (40k rows at 100k notes held the app's
+    // thread 180 ms when filtered and sorted in one go).
     const keyed: { t: TaskRow; k: string }[] = [];
+    const slicer = new Slicer();
     for (const t of svc.all()) {
+      if (slicer.due()) await slicer.pause();
       if (!ctx.vault.visible(t.path)) continue;
       if (inFolder(t.path, folder) && want(t)) keyed.push({ t, k: `${t.due ?? '9999-99-99'}\u0000${t.path}\u0000${String(t.line).padStart(9, '0')}` });
     }
-    keyed.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
     const rows = keyed;
-    const { page: kp, next_cursor } = pageAfter(keyed, (x) => x.k, args.limit, 'list_tasks', args.cursor);
+    const { page: kp, next_cursor } = pageAfterUnsorted(keyed, (x) => x.k, args.limit, 'list_tasks', args.cursor);
     const page = kp.map((x) => x.t);
     const pending = svc.pending();
     const tasks = page.map((t) => {
