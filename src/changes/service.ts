@@ -12,6 +12,7 @@
 // reason "found at start", after one `gap` line for the unwatched window; identical bytes deleted at
 // one path and present at another become a move. Without a usable state file the feed starts with a
 // `reset` line (nothing before it is known) and hashes every note in the background as its baseline.
+import { decodeUtf8Sliced } from '../services/utf8Slices.js';
 import type { DataStore, VaultEvent, VaultHost } from '../host/port.js';
 import type { Settings } from '../core/settings.js';
 import { contentHash } from '../core/hash.js';
@@ -32,6 +33,8 @@ const RETRY_MAX_LINES = 20_000;
 const OWN_TTL_MS = 30_000;
 const DAY_MS = 86_400_000;
 const yieldNow = () => new Promise<void>((r) => setTimeout(r, 0));
+/** Chain work between two yields to the event loop. */
+const SLICE_MS = 8;
 
 export type OwnKind = 'created' | 'modified' | 'moved' | 'deleted';
 interface OwnRecord { kind: OwnKind; key: string; at: number; from?: string; reason?: string }
@@ -203,7 +206,17 @@ export class ChangeService {
     if (e.type === 'metadata' || e.type === 'resolved') return;
     if (e.type === 'rename') { if (!isNotePath(e.path) && !isNotePath(e.oldPath)) return; }
     else if (!isNotePath(e.path)) return;
-    this.chain = this.chain.then(() => this.handle(e)).catch((err) => this.o.log?.(`change feed: ${(err as Error).message}`));
+    this.chain = this.chain.then(() => this.breather()).then(() => this.handle(e)).catch((err) => this.o.log?.(`change feed: ${(err as Error).message}`));
+  }
+
+  private sliceStart = 0;
+
+  /** Yields to the event loop once the chain has run a slice: a folder rename queues an event per note,
+   *  and with reads answered at once they would all run back to back in one task of the app's thread. */
+  private async breather(): Promise<void> {
+    if (performance.now() - this.sliceStart < SLICE_MS) return;
+    await yieldNow();
+    this.sliceStart = performance.now();
   }
 
   private async hashOf(path: string): Promise<string | null> {
@@ -345,7 +358,7 @@ export class ChangeService {
     let bytes: Uint8Array | null;
     try { bytes = await this.data.read(STATE_FILE); } catch (e) { return { state: null, problem: `the saved state could not be read (${(e as Error).message})` }; }
     if (!bytes) return { state: null, problem: null };
-    return decodeState(new TextDecoder().decode(bytes));
+    return decodeState(await decodeUtf8Sliced(bytes));
   }
 
   /** True while reconcile() fills the state (a save then would write a partial one). */
@@ -361,7 +374,7 @@ export class ChangeService {
     await this.host.ready();
     const { state, problem } = await this.loadState();
     const feedBytes = await this.data.read(FEED_FILE).catch(() => null);
-    const { events, bad } = feedBytes ? parseFeed(new TextDecoder().decode(feedBytes)) : { events: [], bad: 0 };
+    const { events, bad } = feedBytes ? parseFeed(await decodeUtf8Sliced(feedBytes)) : { events: [], bad: 0 };
     this.events = events;
     this.seq = Math.max(state?.seq ?? 0, events.length ? events[events.length - 1].n : 0);
     if (state) this.prunedBefore = { t: state.pruned_before_t ?? 0, n: state.pruned_before_n ?? 0 };

@@ -6,6 +6,7 @@ import { setTimeout } from 'node:timers';
 import { join } from 'node:path';
 import type { DataStore } from './port.js';
 import { StorageHealth } from './storageHealth.js';
+import { encodeUtf8Pieces } from '../services/utf8Slices.js';
 
 function checkName(name: string): void {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) throw new Error(`bad data file name: ${name}`);
@@ -19,7 +20,9 @@ export async function atomicWriteFile(file: string, bytes: Uint8Array | string):
   const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
   const fh = await fs.open(tmp, 'w', 0o600);
   try {
-    await fh.writeFile(bytes);
+    // Big texts (the change feed's state and lines) are encoded a piece per task, not in one go.
+    if (typeof bytes === 'string' && bytes.length > 1 << 20) { for await (const piece of encodeUtf8Pieces(bytes)) await fh.writeFile(piece); }
+    else await fh.writeFile(bytes);
     await fh.sync();
   } finally {
     await fh.close();

@@ -84,3 +84,18 @@ test('pageAfterUnsorted gives exactly what sorting then pageAfter gives, page af
     assert.deepEqual(seenA, sorted, 'the pages cover every row once, in order');
   }
 });
+
+test('UTF-8 in slices: texts over a megabyte decode and encode exactly as in one go, characters split at every piece edge included', async () => {
+  const { decodeUtf8Sliced, encodeUtf8Pieces } = await import('../../src/services/utf8Slices.js');
+  const PIECE = 1 << 20;
+  for (const pad of [0, 1, 2, 3]) {
+    // An emoji (surrogate pair, 4 UTF-8 bytes) and CJK (3 bytes) straddle the piece edges in chars and in bytes.
+    const text = 'a'.repeat(PIECE - 1 - pad) + '😀' + '語'.repeat(PIECE / 2) + 'é😀z'.repeat(1000);
+    const bytes = new TextEncoder().encode(text);
+    assert.equal(await decodeUtf8Sliced(bytes), text, `decode, pad ${pad}`);
+    const pieces: Uint8Array[] = [];
+    for await (const p of encodeUtf8Pieces(text)) pieces.push(p);
+    assert.ok(pieces.length > 1, 'more than one piece');
+    assert.deepEqual(Buffer.concat(pieces), Buffer.from(bytes), `encode, pad ${pad}`);
+  }
+});
