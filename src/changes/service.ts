@@ -12,7 +12,6 @@
 // reason "found at start", after one `gap` line for the unwatched window; identical bytes deleted at
 // one path and present at another become a move. Without a usable state file the feed starts with a
 // `reset` line (nothing before it is known) and hashes every note in the background as its baseline.
-import { decodeUtf8Sliced } from '../services/utf8Slices.js';
 import type { DataStore, VaultEvent, VaultHost } from '../host/port.js';
 import type { Settings } from '../core/settings.js';
 import { contentHash } from '../core/hash.js';
@@ -25,6 +24,8 @@ import {
   type ChangeEvent, type ChangeKind, type NoteState,
 } from './feed.js';
 import { clearTimeout, setTimeout } from 'node:timers';
+import { decodeUtf8Sliced } from '../services/utf8Slices.js';
+import { Slicer } from '../services/slicer.js';
 
 export const FEED_FILE = 'changes.jsonl';
 export const STATE_FILE = 'changes-state.json';
@@ -33,8 +34,6 @@ const RETRY_MAX_LINES = 20_000;
 const OWN_TTL_MS = 30_000;
 const DAY_MS = 86_400_000;
 const yieldNow = () => new Promise<void>((r) => setTimeout(r, 0));
-/** Chain work between two yields to the event loop. */
-const SLICE_MS = 8;
 
 export type OwnKind = 'created' | 'modified' | 'moved' | 'deleted';
 interface OwnRecord { kind: OwnKind; key: string; at: number; from?: string; reason?: string }
@@ -209,14 +208,12 @@ export class ChangeService {
     this.chain = this.chain.then(() => this.breather()).then(() => this.handle(e)).catch((err) => this.o.log?.(`change feed: ${(err as Error).message}`));
   }
 
-  private sliceStart = 0;
+  /** The event chain's slices: a folder rename queues an event per note, and with reads answered at
+   *  once they would all run back to back in one task of the app's thread. */
+  private readonly chainSlicer = new Slicer();
 
-  /** Yields to the event loop once the chain has run a slice: a folder rename queues an event per note,
-   *  and with reads answered at once they would all run back to back in one task of the app's thread. */
   private async breather(): Promise<void> {
-    if (performance.now() - this.sliceStart < SLICE_MS) return;
-    await yieldNow();
-    this.sliceStart = performance.now();
+    if (this.chainSlicer.due()) await this.chainSlicer.pause();
   }
 
   private async hashOf(path: string): Promise<string | null> {
@@ -389,21 +386,21 @@ export class ChangeService {
       const why = problem ?? (feedBytes ? 'the saved state of the vault is missing' : 'first start: there is no earlier record of this vault');
       this.push({ kind: 'reset', by: 'server', reason: `${why}. Changes made before this line are not in the feed.` }, now);
       // In slices (events wait on the chain meanwhile): 100k notes at once was a 400 ms block of the app's thread.
-      let k = 0;
-      for (const f of notes) { this.state.set(f.path, { m: f.mtime, s: f.size, h: null, c: f.mtime }); if (++k % 4096 === 0) await yieldNow(); }
+      const slicer = new Slicer();
+      for (const f of notes) { this.state.set(f.path, { m: f.mtime, s: f.size, h: null, c: f.mtime }); if (slicer.due()) await slicer.pause(); }
       this.baseline = this.hashBaseline();
       return;
     }
 
     const prev = state.files;
     // The copy and the comparison in slices (events wait on the chain): 100k notes were a 240 ms block.
+    const slicer = new Slicer();
     const copy = new SnapshotMap<string, NoteState>();
-    let k = 0;
-    for (const [path, st] of prev) { copy.set(path, st); if (++k % 4096 === 0) await yieldNow(); }
+    for (const [path, st] of prev) { copy.set(path, st); if (slicer.due()) await slicer.pause(); }
     this.state = copy;
     const steps = diffSteps(prev, notes.map((f) => ({ path: f.path, m: f.mtime, s: f.size })));
     let step = steps.next();
-    for (let i = 1; !step.done; step = steps.next(), i++) if (i % 4 === 0) await yieldNow();
+    for (; !step.done; step = steps.next()) if (slicer.due()) await slicer.pause();
     const diffs = step.value;
     const created: { path: string; h: string | null }[] = [];
     const deleted: { path: string; h: string | null }[] = [];

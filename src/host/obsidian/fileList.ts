@@ -6,14 +6,10 @@ import type { TAbstractFile, TFile } from 'obsidian';
 import type { FileStat } from '../port.js';
 import { isNotePath } from '../../core/paths.js';
 import { Slicer } from '../../services/slicer.js';
+import { hidden, nfc } from './paths.js';
 
 /** One vault event's change to the kept file list, with the paths as they were when it happened. */
 export interface StatOp { type: 'create' | 'modify' | 'delete' | 'rename'; file: TAbstractFile; path: string; oldPath: string; task: number }
-
-const NON_ASCII = /[\u0080-\uffff]/;
-/** A path with a component starting with '.' (.obsidian, .trash, .git…): never shown. */
-export const hidden = (p: string) => p.charCodeAt(0) === 46 || p.includes('/.');
-export const nfc = (p: string) => (NON_ASCII.test(p) ? p.normalize('NFC') : p);
 
 export const statOf = (f: TFile): FileStat => ({ path: nfc(f.path), size: f.stat.size, mtime: f.stat.mtime, ctime: f.stat.ctime });
 
@@ -53,20 +49,28 @@ export class FileList {
       for (let attempt = 0; attempt < 3 && !this.stats; attempt++) {
         const missed = this.missed;
         const slicer = new Slicer(this.clock);
-        const map = new Map<string, FileStat>();
-        let notes = 0;
-        for (const f of this.files()) {
-          if (!hidden(f.path)) {
-            const st = statOf(f);
-            map.set(st.path, st);
-            if (isNotePath(st.path)) this.seen = Math.max(this.seen, ++notes);
-          }
-          if (slicer.due()) await slicer.pause();
-        }
-        if (missed === this.missed && !this.stats) this.install(map, notes);
+        const pass = this.collect();
+        let step = pass.next();
+        for (; !step.done; step = pass.next()) if (slicer.due()) await slicer.pause();
+        if (missed === this.missed && !this.stats) this.install(step.value.map, step.value.notes);
       }
     })();
     return this.building;
+  }
+
+  /** One pass over the app's files into a new map, yielding after each file. */
+  private *collect(): Generator<void, { map: Map<string, FileStat>; notes: number }, void> {
+    const map = new Map<string, FileStat>();
+    let notes = 0;
+    for (const f of this.files()) {
+      if (!hidden(f.path)) {
+        const st = statOf(f);
+        map.set(st.path, st);
+        if (isNotePath(st.path)) this.seen = Math.max(this.seen, ++notes);
+      }
+      yield;
+    }
+    return { map, notes };
   }
 
   private install(map: Map<string, FileStat>, notes: number): void {
@@ -78,15 +82,10 @@ export class FileList {
   /** The kept map, built at once if not yet. */
   map(): Map<string, FileStat> {
     if (!this.stats) {
-      const map = new Map<string, FileStat>();
-      let notes = 0;
-      for (const f of this.files()) {
-        if (hidden(f.path)) continue;
-        const st = statOf(f);
-        map.set(st.path, st);
-        if (isNotePath(st.path)) notes++;
-      }
-      this.install(map, notes);
+      const pass = this.collect();
+      let step = pass.next();
+      while (!step.done) step = pass.next();
+      this.install(step.value.map, step.value.notes);
     }
     return this.stats as Map<string, FileStat>;
   }

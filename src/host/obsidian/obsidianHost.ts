@@ -8,11 +8,11 @@ import type { NoteMetadata } from '../../core/markdown/metadata.js';
 import { isNotePath } from '../../core/paths.js';
 import { FsDataStore } from '../fsDataStore.js';
 import { ObsidianWriter } from './obsidianWriter.js';
-import { appNormalizePath, pluginDataDir, vaultBasePath } from './paths.js';
+import { NON_ASCII, appNormalizePath, hidden, nfc, pluginDataDir, vaultBasePath } from './paths.js';
 import { RealPathGate } from './realPaths.js';
 import { EventSlices } from './eventSlices.js';
 import { Slicer } from '../../services/slicer.js';
-import { FileList, hidden, nfc, statOf, type StatOp } from './fileList.js';
+import { FileList, statOf, type StatOp } from './fileList.js';
 import { copyLinkRows, type LinkRows, type LinkView } from './linkMaps.js';
 
 export { pluginDataDir, vaultBasePath };
@@ -51,7 +51,6 @@ const READY_BOUND_MS = 20_000;
 /** Files up to this size are read synchronously (see readText). */
 const SYNC_READ_MAX = 256 * 1024;
 
-const NON_ASCII = /[\u0080-\uffff]/;
 
 export class ObsidianHost implements VaultHost {
   readonly kind = 'obsidian' as const;
@@ -270,22 +269,22 @@ export class ObsidianHost implements VaultHost {
   /** The app's file for a vault path, whatever Unicode spelling the disk (and so the app) uses. */
   private lookup(path: string): TAbstractFile | null {
     const v = this.app.vault;
-    const nfc = NON_ASCII.test(path) ? path.normalize('NFC') : path;
-    const hit = v.getAbstractFileByPath(nfc);
+    const key = nfc(path);
+    const hit = v.getAbstractFileByPath(key);
     if (hit) return hit;
-    if (!NON_ASCII.test(nfc)) return null;
-    const nfd = nfc.normalize('NFD');
+    if (!NON_ASCII.test(key)) return null;
+    const nfd = key.normalize('NFD');
     const alt = v.getAbstractFileByPath(nfd);
     if (alt) return alt;
     // A path as given for a file the app created under its normalizePath (no-break spaces as spaces).
-    const normalized = this.norm(nfc);
-    if (normalized !== nfc) { const n = v.getAbstractFileByPath(normalized); if (n) return n; }
+    const normalized = this.norm(key);
+    if (normalized !== key) { const n = v.getAbstractFileByPath(normalized); if (n) return n; }
     if (!this.byNfc) {
       // Mixed spellings (one folder NFC, the file NFD): one map, rebuilt after creates/deletes/renames.
       this.byNfc = new Map();
       for (const f of v.getAllLoadedFiles()) if (NON_ASCII.test(f.path)) this.byNfc.set(f.path.normalize('NFC'), f);
     }
-    return this.byNfc.get(nfc) ?? null;
+    return this.byNfc.get(key) ?? null;
   }
 
   private file(path: string): TFile {
@@ -413,7 +412,7 @@ export class ObsidianHost implements VaultHost {
   private *copyLinks(): Generator<void, { resolved: LinkRows; unresolved: LinkRows }, void> {
     const gen = ++this.linkGen;
     const mc = this.app.metadataCache;
-    const view: LinkView = { nfc, hidden, visible: (p) => this.gate.visible(p), refusing: this.gate.refusing };
+    const view: LinkView = { visible: (p) => this.gate.visible(p), refusing: this.gate.refusing };
     const maps = { resolved: {} as LinkRows, unresolved: {} as LinkRows };
     yield* copyLinkRows(mc.resolvedLinks, maps.resolved, true, view);
     yield* copyLinkRows(mc.unresolvedLinks, maps.unresolved, false, view);

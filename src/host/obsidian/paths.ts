@@ -16,6 +16,12 @@ export function pluginDataDir(app: App, manifest: Pick<PluginManifest, 'id' | 'd
   return join(vaultBasePath(app), manifest.dir ?? `${app.vault.configDir}/plugins/${manifest.id}`);
 }
 
+/** A character outside ASCII: only such paths can have another Unicode spelling. */
+export const NON_ASCII = /[\u0080-\uffff]/;
+/** A path with a component starting with '.' (.obsidian, .trash, .git…): never shown. */
+export const hidden = (p: string) => p.charCodeAt(0) === 46 || p.includes('/.');
+/** The NFC spelling of a path (all-ASCII paths as they are, without normalizing). */
+export const nfc = (p: string) => (NON_ASCII.test(p) ? p.normalize('NFC') : p);
 
 /**
  * Obsidian's normalizePath, as obsidian.d.ts documents it and the app applies it to the paths of files it
