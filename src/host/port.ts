@@ -47,6 +47,10 @@ export interface VaultHost {
 
   /** Resolves when the first scan is done and every note has metadata. */
   ready(): Promise<void>;
+  /** Resolves once every symbolic link in the vault has been judged (the in-app host's start-up
+   *  survey). Tool calls wait for it: before it, a path behind a refused link would be listed by the
+   *  app yet refused on read, an answer that differs from a missing path's. */
+  linksJudged?(): Promise<void>;
   /** Notes whose metadata is not yet (re)computed: index answers are stale while > 0. */
   pendingCount(): number;
 

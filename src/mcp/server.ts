@@ -62,6 +62,7 @@ export async function dispatch(deps: ServerDeps, caller: Caller, tools: ToolDef[
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) throw new Refusal('invalid_argument', `Invalid arguments for ${name}: ${zodMessage(parsed.error)}. Fix them and call again.`);
     for (const m of deps.middleware) await m.before?.({ tool, args, ctx });
+    await deps.host.linksJudged?.();
     const out = await tool.handler(parsed.data, ctx);
     const checked = tool.output.safeParse(out.structured);
     if (!checked.success) throw new Error(`output of ${name} does not match its schema: ${zodMessage(checked.error)}`);

@@ -215,6 +215,10 @@ export class ObsidianHost implements VaultHost {
     return this.readyPromise;
   }
 
+  linksJudged(): Promise<void> {
+    return this.gate.survey();
+  }
+
   private async cachesReady(): Promise<void> {
     const slicer = new Slicer(this.clock);
     for (const pass = this.countUncached(); !pass.next().done;) if (slicer.due()) await slicer.pause();

@@ -6,7 +6,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { symlinkSync, existsSync, readFileSync } from 'node:fs';
+import { symlinkSync, existsSync, readFileSync, mkdirSync } from 'node:fs';
 import { connect, call, textOf } from '../../helpers/server.js';
 import { KeyStore } from '../../../src/services/keyStore.js';
 import { FsDataStore } from '../../../src/host/fsDataStore.js';
@@ -106,5 +106,24 @@ test('plugin: opt-in folder readable through its link, read-only; others still r
   } finally { await s.plugin.unload(); }
   cat.check('allowed folder unchanged', changed(before, snapshot(outside)).length === 0, changed(before, snapshot(outside)).join(', '));
   cat.check('keys.json in the layout untouched', readFileSync(join(vault, '.obsidian/plugins/vault-mcp-server/keys.json'), 'utf8').includes('"keys"'));
+  report(cat);
+});
+
+// The app lists the files behind every link as soon as it starts; the host learns which links the rule
+// refuses from its start-up survey (one readdir per folder). A call that arrives while the survey is
+// still walking a vault with many folders must wait for it, not find the file and then refuse the read.
+test('plugin: a call made while the start-up survey is still walking answers like a missing path', { timeout: 120_000 }, async () => {
+  const { vault } = makeLayout();
+  for (let i = 0; i < 4000; i++) mkdirSync(join(vault, `Bulk/f${String(i).padStart(4, '0')}`), { recursive: true });
+  const cat = new Category('symlinks during the start-up survey (plugin)');
+  const s = await plugin(vault);
+  try {
+    const gate = (s.plugin.runtime!.deps.host as unknown as { gate: { surveyFinished: boolean } }).gate;
+    const c = await connect(s.url, await s.key({ name: 'rw', scope: 'readwrite' }));
+    cat.check('the survey is still walking when the first calls go out (the premise of this test)', !gate.surveyFinished);
+    await Promise.all(['otherdir/other.md', 'Team/outdir/secret.md', 'leak.md'].map((p) =>
+      cat.attempt(`read_note(${p}) during the survey`, async () => { const bad = await sameAsMissing(c, 'read_note', {}, 'path', p); assert.equal(bad, null, bad ?? ''); })));
+    await c.close();
+  } finally { await s.plugin.unload(); }
   report(cat);
 });
