@@ -118,8 +118,9 @@ export class KeywordService implements KeywordRanker {
     const loaded = await this.load();
     await this.o.host.ready();
     if (loaded) {
+      await this.reconcile(); // still 'loading': a query waits for it rather than miss what changed
       this.state = 'ready';
-      this.reconcile();
+      this.kickQueued();
       this.verifying = this.verify();
       void this.catchUpDict();
     } else {
@@ -154,41 +155,52 @@ export class KeywordService implements KeywordRanker {
     }
   }
 
-  private noteStats() {
-    return this.o.host.files().filter((f) => isNotePath(f.path));
-  }
-
   private enqueueAll(): void {
-    const notes = this.noteStats();
-    for (const f of notes) this.queue.set(f.path, 'upsert');
+    for (const f of this.o.host.files()) if (isNotePath(f.path)) this.queue.set(f.path, 'upsert');
     this.progress = { done: 0, total: this.queue.size };
     this.kick(0);
   }
 
-  /** Queues every note whose mtime or size differs from what the index recorded, and every vanished one. */
-  reconcile(): number {
+  /**
+   * Queues every note whose mtime or size differs from what the index recorded, and every vanished one,
+   * in slices (at 100k notes one pass held the thread 50-300 ms). The caller kicks the queue.
+   */
+  async reconcile(): Promise<number> {
+    const pause = slicer();
     let n = 0;
     let known = 0;
-    const notes = this.noteStats();
+    const notes = this.o.host.files();
     const { ix } = this;
-    for (const f of notes) {
+    for (let i = 0; i < notes.length; i++) {
+      if ((i & 511) === 511) { const wait = pause(); if (wait) await wait; }
+      const f = notes[i];
+      if (!isNotePath(f.path)) continue;
       const id = ix.ids.get(f.path);
       if (id !== undefined) known++;
       if (id !== undefined && ix.mtimes[id] === f.mtime && ix.sizes[id] === f.size) continue;
-      if (id === undefined && this.skipped.has(f.path) && this.skipped.get(f.path) === `too_large:${f.size}`) continue;
+      if (id === undefined && this.skipped.get(f.path) === `too_large:${f.size}`) continue;
       this.queue.set(f.path, 'upsert');
       n++;
     }
     // Vanished notes: only looked for when some indexed or skipped note is not in the host's list (a
-    // set of 100k paths costs more than the rest of a warm start's reconcile).
+    // set of 100k paths costs more than the rest of a warm start's reconcile). The host is asked again
+    // for each candidate: the list was taken before the pauses.
     if (known !== ix.documentCount || this.skipped.size) {
-      const seen = new Set(notes.map((f) => f.path));
-      for (const p of ix.ids.keys()) if (!seen.has(p)) { this.queue.set(p, 'delete'); n++; }
-      for (const p of this.skipped.keys()) if (!seen.has(p)) this.skipped.delete(p);
+      const seen = new Set<string>();
+      for (let i = 0; i < notes.length; i++) {
+        if ((i & 4095) === 4095) { const wait = pause(); if (wait) await wait; }
+        seen.add(notes[i].path);
+      }
+      const gone = (p: string) => !seen.has(p) && !this.o.host.stat(p);
+      for (const p of [...ix.ids.keys()]) if (gone(p)) { this.queue.set(p, 'delete'); n++; }
+      for (const p of [...this.skipped.keys()]) if (gone(p)) this.skipped.delete(p);
     }
     this.progress = { done: 0, total: this.queue.size };
-    if (this.queue.size) this.kick(0);
     return n;
+  }
+
+  private kickQueued(): void {
+    if (this.queue.size) this.kick(0);
   }
 
   private onEvent(e: VaultEvent): void {
@@ -379,7 +391,7 @@ export class KeywordService implements KeywordRanker {
   async reindex(force: boolean): Promise<void> {
     await this.start();
     if (force) this.rebuild('reindex(force=true)');
-    else this.reconcile();
+    else { await this.reconcile(); this.kickQueued(); }
     await this.flush();
     await this.save();
   }

@@ -118,7 +118,7 @@ test('plugin: a call made while the start-up survey is still walking answers lik
   const cat = new Category('symlinks during the start-up survey (plugin)');
   const s = await plugin(vault);
   try {
-    const gate = (s.plugin.runtime!.deps.host as unknown as { gate: { surveyFinished: boolean } }).gate;
+    const gate = (s.plugin.runtime as unknown as { deps: { host: { gate: { surveyFinished: boolean } } } }).deps.host.gate;
     const c = await connect(s.url, await s.key({ name: 'rw', scope: 'readwrite' }));
     cat.check('the survey is still walking when the first calls go out (the premise of this test)', !gate.surveyFinished);
     await Promise.all(['otherdir/other.md', 'Team/outdir/secret.md', 'leak.md'].map((p) =>
