@@ -22,6 +22,7 @@ import type { KeywordRanked, KeywordRanker, KeywordRankOptions } from './types.j
 import type { IndexStatus } from '../services/status.js';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { Debounce } from '../core/debounce.js';
+import { queueDifferences, type Op } from './reconcile.js';
 
 export const INDEX_FILE = 'keyword-index.bin';
 /** The JSON file of schema 1 (MiniSearch's own serialization); removed after the first save. */
@@ -29,7 +30,6 @@ const LEGACY_INDEX_FILE = 'keyword-index.json';
 /** 3: own index format (issue 14: titles, BM25F, no MiniSearch internals); 4: JSON parts in lines of bounded size; 5: varint posting lists. */
 export const SCHEMA = 5;
 
-type Op = 'upsert' | 'refresh' | 'delete';
 /** The synchronous part of one change: done at once, or steps to run with turns between (a long note). */
 type Update = () => Iterator<void> | void;
 
@@ -161,40 +161,9 @@ export class KeywordService implements KeywordRanker {
     this.kick(0);
   }
 
-  /**
-   * Queues every note whose mtime or size differs from what the index recorded, and every vanished one,
-   * in slices (at 100k notes one pass held the thread 50-300 ms). The caller kicks the queue.
-   */
+  /** Queues what changed in the vault since the index was saved (reconcile.ts). The caller kicks the queue. */
   async reconcile(): Promise<number> {
-    const pause = slicer();
-    let n = 0;
-    let known = 0;
-    const notes = this.o.host.files();
-    const { ix } = this;
-    for (let i = 0; i < notes.length; i++) {
-      if ((i & 511) === 511) { const wait = pause(); if (wait) await wait; }
-      const f = notes[i];
-      if (!isNotePath(f.path)) continue;
-      const id = ix.ids.get(f.path);
-      if (id !== undefined) known++;
-      if (id !== undefined && ix.mtimes[id] === f.mtime && ix.sizes[id] === f.size) continue;
-      if (id === undefined && this.skipped.get(f.path) === `too_large:${f.size}`) continue;
-      this.queue.set(f.path, 'upsert');
-      n++;
-    }
-    // Vanished notes: only looked for when some indexed or skipped note is not in the host's list (a
-    // set of 100k paths costs more than the rest of a warm start's reconcile). The host is asked again
-    // for each candidate: the list was taken before the pauses.
-    if (known !== ix.documentCount || this.skipped.size) {
-      const seen = new Set<string>();
-      for (let i = 0; i < notes.length; i++) {
-        if ((i & 4095) === 4095) { const wait = pause(); if (wait) await wait; }
-        seen.add(notes[i].path);
-      }
-      const gone = (p: string) => !seen.has(p) && !this.o.host.stat(p);
-      for (const p of [...ix.ids.keys()]) if (gone(p)) { this.queue.set(p, 'delete'); n++; }
-      for (const p of [...this.skipped.keys()]) if (gone(p)) this.skipped.delete(p);
-    }
+    const n = await queueDifferences(this.ix, this.skipped, this.o.host, this.queue, slicer());
     this.progress = { done: 0, total: this.queue.size };
     return n;
   }

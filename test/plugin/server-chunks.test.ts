@@ -23,9 +23,11 @@ async function watchCompiles<T>(fn: () => Promise<T>): Promise<{ result: T; file
   const original = proto._compile;
   proto._compile = function (this: Module, code: string, file: string) {
     files.push({ name: basename(file), afterTurn: turned });
-    // setImmediate runs in the next check phase: only if the loop turns before the next compile.
+    // A timer queued now runs before the loader's own turn timer (same delay, first in first out), so it
+    // has run by the next compile exactly when the loader gave the loop a task boundary in between.
+    // (setImmediate was flaky here: Node may run two due timers in one timers phase, before the check phase.)
     turned = false;
-    setImmediate(() => { turned = true; });
+    setTimeout(() => { turned = true; }, 0);
     return original.call(this, code, file);
   };
   try {
