@@ -313,7 +313,7 @@ export class ChangeService {
     const count = kept.length;
     const lines: string[] = [];
     for (let i = 0; i < count; i += 2048) { lines.push(feedText(kept.slice(i, Math.min(count, i + 2048)))); if (i + 2048 < count) await yieldNow(); }
-    await this.data.write(FEED_FILE, lines.join(''));
+    await this.data.write(FEED_FILE, lines);
     this.scheduleSave();
   }
 
@@ -346,9 +346,9 @@ export class ChangeService {
     // so taking it costs nothing however large the vault.
     const header = { seq: this.seq, saved: this.now(), pruned_before_t: this.prunedBefore.t, pruned_before_n: this.prunedBefore.n };
     const snap = this.state.snapshot();
-    let text: string;
-    try { text = await encodeState(header, snap.entries); } finally { snap.close(); }
-    await this.data.write(STATE_FILE, text);
+    let parts: string[];
+    try { parts = await encodeState(header, snap.entries); } finally { snap.close(); }
+    await this.data.write(STATE_FILE, parts);
   }
 
   private async loadState(): Promise<{ state: LoadedState | null; problem: string | null }> {

@@ -15,18 +15,19 @@ export interface StateHeader {
 
 export interface LoadedState extends StateHeader { files: Map<string, NoteState> }
 
-export async function encodeState(header: StateHeader, files: Iterable<[string, NoteState]>): Promise<string> {
+/** The state file's text in parts (their concatenation is the file), for DataStore.write: joined a few
+ *  thousand lines at a time, never into one string (joining the 15 MB of 100k notes held the thread 50-60 ms). */
+export async function encodeState(header: StateHeader, files: Iterable<[string, NoteState]>): Promise<string[]> {
   const slicer = new Slicer();
-  // Joined a few thousand lines at a time (one join of 100k lines was itself a long task).
-  const parts: string[] = [JSON.stringify({ v: 2, ...header })];
+  const parts: string[] = [JSON.stringify({ v: 2, ...header }) + '\n'];
   let lines: string[] = [];
   for (const [p, s] of files) {
     lines.push(JSON.stringify([p, s.m, s.s, s.h, s.c]));
-    if (lines.length === 2048) { parts.push(lines.join('\n')); lines = []; }
+    if (lines.length === 2048) { parts.push(lines.join('\n') + '\n'); lines = []; }
     if (slicer.due()) await slicer.pause();
   }
-  if (lines.length) parts.push(lines.join('\n'));
-  return parts.join('\n') + '\n';
+  if (lines.length) parts.push(lines.join('\n') + '\n');
+  return parts;
 }
 
 type Row = [string, number, number, string | null, number];

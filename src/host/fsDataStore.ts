@@ -15,14 +15,15 @@ function checkName(name: string): void {
 /** A data-file lock older than this is left over from a crash. */
 const LOCK_STALE_MS = 10_000;
 
-export async function atomicWriteFile(file: string, bytes: Uint8Array | string): Promise<void> {
+export async function atomicWriteFile(file: string, bytes: Uint8Array | string | readonly string[]): Promise<void> {
   const dir = file.slice(0, file.lastIndexOf('/')) || '.';
   const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
   const fh = await fs.open(tmp, 'w', 0o600);
   try {
-    // Big texts (the change feed's state and lines) are encoded a piece per task, not in one go.
-    if (typeof bytes === 'string' && bytes.length > 1 << 20) { for await (const piece of encodeUtf8Pieces(bytes)) await fh.writeFile(piece); }
-    else await fh.writeFile(bytes);
+    // Big texts (the change feed's state and lines) are encoded a piece per task, not in one go; each
+    // write is a thread-pool round trip, so the parts of a text in parts go out in separate tasks.
+    if (bytes instanceof Uint8Array) await fh.writeFile(bytes);
+    else for (const part of typeof bytes === 'string' ? [bytes] : bytes) for await (const piece of encodeUtf8Pieces(part)) await fh.writeFile(piece);
     await fh.sync();
   } finally {
     await fh.close();
@@ -70,7 +71,7 @@ export class FsDataStore implements DataStore {
     }
   }
 
-  async write(name: string, bytes: Uint8Array | string): Promise<void> {
+  async write(name: string, bytes: Uint8Array | string | readonly string[]): Promise<void> {
     checkName(name);
     await this.tracked(name, async () => {
       await this.ensure();

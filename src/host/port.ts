@@ -21,8 +21,9 @@ export type VaultEvent =
 export interface DataStore {
   readonly dir: string; // absolute folder, for messages only
   read(name: string): Promise<Uint8Array | null>;
-  /** Atomic replace: readers see the old or the new bytes, never a mix. */
-  write(name: string, bytes: Uint8Array | string): Promise<void>;
+  /** Atomic replace: readers see the old or the new bytes, never a mix. A text given in parts is written
+   *  part after part, each encoded in its own task (joining megabytes of text was itself a long task). */
+  write(name: string, bytes: Uint8Array | string | readonly string[]): Promise<void>;
   append(name: string, text: string): Promise<void>;
   remove(name: string): Promise<void>;
   size(name: string): Promise<number | null>;

@@ -345,7 +345,7 @@ test('state saves land in order: an older snapshot never overwrites a newer one 
   await svc.start();
   await svc.baselineDone();
   // Hold the next state write until released, as a slow fsync would.
-  const store = host.data as { write: (n: string, b: Uint8Array | string) => Promise<void> };
+  const store = host.data as { write: (n: string, b: Uint8Array | string | readonly string[]) => Promise<void> };
   const realWrite = store.write.bind(store);
   let release!: () => void;
   const gate = new Promise<void>((r) => { release = r; });
@@ -376,7 +376,9 @@ test('the saved state: v2 lines round-trip in slices; a v1 file is still read (t
   const files = new Map<string, { m: number; s: number; h: string | null; c: number }>();
   for (let i = 0; i < 5000; i++) files.set(`F${i % 7}/Note "${i}" ünï.md`, { m: 1700000000000 + i, s: i * 3, h: i % 2 ? `sha256:${i}` : null, c: 1600000000000 + i });
   const header = { seq: 42, saved: 1700000000999, pruned_before_t: 5, pruned_before_n: 6 };
-  const text = await encodeState(header, files);
+  const parts = await encodeState(header, files);
+  assert.ok(parts.length > 2 && parts.every((x) => x.endsWith('\n') && x.length < 1 << 20), 'parts of whole lines, none of them the whole file');
+  const text = parts.join('');
   assert.ok(text.startsWith('{"v":2,'));
   assert.equal(text.split('\n').length, files.size + 2, 'a header line, one line per note, a final newline');
   const back = (await decodeState(text)).state!;
@@ -399,11 +401,11 @@ test('a state save asked for while the start is still filling the state (in slic
     const host = new NodeHost(vault, { dataDir, watch: false });
     await host.ready();
     const svc = new ChangeService({ host, settings: () => withDefaults({}), saveDelayMs: 3_600_000 });
-    const store = host.data as { write: (n: string, b: Uint8Array | string) => Promise<void> };
+    const store = host.data as { write: (n: string, b: Uint8Array | string | readonly string[]) => Promise<void> };
     const realWrite = store.write.bind(store);
     const written: number[] = [];
     store.write = async (name, bytes) => {
-      if (name === STATE_FILE) written.push((await decodeState(String(bytes))).state!.files.size);
+      if (name === STATE_FILE) written.push((await decodeState(typeof bytes === 'string' ? bytes : bytes instanceof Uint8Array ? new TextDecoder().decode(bytes) : bytes.join(''))).state!.files.size);
       return realWrite(name, bytes);
     };
     // Saves asked for at every timer turn while the start runs (as the save timer could fire).
