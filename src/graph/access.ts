@@ -30,8 +30,9 @@ export interface View {
   neighbours(path: string): string[];
   /** No visible note links to it or from it (without building the lists: find_orphans asks every note). */
   isolated(path: string): boolean;
-  /** Links of a visible note, with targets outside the view turned into unresolved links. */
-  refs(path: string): LinkRef[];
+  /** Links of a visible note, with targets outside the view turned into unresolved links; with `onlyTo`,
+   *  only links whose name can lead to that file are resolved (the others read as unresolved). */
+  refs(path: string, onlyTo?: string): LinkRef[];
 }
 
 export function viewOf(ctx: ToolContext): View {
@@ -54,7 +55,7 @@ export function viewOf(ctx: ToolContext): View {
       for (const q of graph.outgoing(p).keys()) if (visible(q)) return false;
       return true;
     },
-    refs: (p) => refsOf(ctx.deps.host, p, vault.metadata(p), scoped?.resolver).map((r) => (r.target && !visible(r.target) ? { ...r, target: null } : r)),
+    refs: (p, onlyTo) => refsOf(ctx.deps.host, p, vault.metadata(p), scoped?.resolver, onlyTo).map((r) => (r.target && !visible(r.target) ? { ...r, target: null } : r)),
   };
 }
 

@@ -6,7 +6,7 @@
 // ('resolved') are applied again after it, so an early query never pins a half-resolved row.
 import type { VaultEvent, VaultHost } from '../host/port.js';
 import type { NoteMetadata, ReferenceCache } from '../core/markdown/metadata.js';
-import { LinkIndex, linkpathOf, resolveLinkpath, splitLink } from '../core/markdown/links.js';
+import { LinkIndex, linkNameKey, linkpathOf, nameKeyOf, resolveLinkpath, splitLink } from '../core/markdown/links.js';
 import { visibleIn } from '../services/scopedVault.js';
 import { LinkGraph, type LinkRows } from './linkGraph.js';
 import { Slicer } from '../services/slicer.js';
@@ -55,13 +55,19 @@ export function scopedResolver(host: VaultHost, root: string, visibleFiles: Iter
   };
 }
 
-/** Every link of a note in document order (frontmatter links first), each resolved through the host (or `resolver`). */
-export function refsOf(host: VaultHost, source: string, meta: NoteMetadata | null = host.metadata(source), resolver: LinkResolver = (lp, src) => host.resolveLink(lp, src)): LinkRef[] {
+/**
+ * Every link of a note in document order (frontmatter links first), each resolved through the host (or
+ * `resolver`). With `onlyTo`, a link whose name cannot lead to that file is not resolved (its target
+ * is null): a hub note's backlinks resolved every link of every linking note, 20-40 ms a call.
+ */
+export function refsOf(host: VaultHost, source: string, meta: NoteMetadata | null = host.metadata(source), resolver: LinkResolver = (lp, src) => host.resolveLink(lp, src), onlyTo?: string): LinkRef[] {
   if (!meta) return [];
   const out: LinkRef[] = [];
+  const toKey = onlyTo === undefined ? null : nameKeyOf(onlyTo.normalize('NFC'));
   const resolve = (link: string): string | null => {
     const lp = linkpathOf(link);
-    return lp === '' ? source : resolver(lp, source);
+    if (lp === '') return source;
+    return toKey !== null && linkNameKey(lp) !== toKey ? null : resolver(lp, source);
   };
   const anchorOf = (link: string) => { const s = splitLink(link).subpath; return s ? s.slice(1) : null; };
   for (const f of meta.frontmatterLinks ?? []) {

@@ -47,6 +47,12 @@ export function nameKeyOf(path: string): string {
   return stripMd(base(path.toLowerCase()));
 }
 
+/** The name key (nameKeyOf) of the file a link's path names: a link resolves only to a file filed
+ *  under it (by name or by exact path, both end in that name). */
+export function linkNameKey(linkpath: string): string {
+  return nameKeyOf(linkpathOf(linkpath).replace(/\\/g, '/').normalize('NFC'));
+}
+
 export class LinkIndex implements LinkLookup {
   private readonly paths = new Set<string>();
   private readonly lower = new Map<string, string[]>(); // lower-cased path → paths (several only when they differ by case)

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { folderFilter } from '../args.js';
 import { defineTool, READ_ONLY } from '../../tool.js';
-import { freshness, requireTarget, viewOf } from '../../../graph/access.js';
+import { freshness, requireTarget, viewOf, type View } from '../../../graph/access.js';
 import type { LinkRef } from '../../../graph/service.js';
 import { answer, cursorField, hintOut, hostStaleness, moreHint, nextCursorOut, pathOut, waitInput } from '../results.js';
 import { byPath, kindField, lineAround, linesOf, linkKindOut, pad, pageInput, pageOf } from './shared.js';
@@ -43,7 +43,7 @@ export const getBacklinks = defineTool({
     const backlinks = [];
     for (const [src, count] of page) {
       if (args.max_links_per_note === 0) { backlinks.push({ path: src, count }); continue; }
-      const refs = view.refs(src).filter((r) => r.target === st.path).slice(0, args.max_links_per_note);
+      const refs = refsTo(view, src, st.path, count).slice(0, args.max_links_per_note);
       const lines = refs.some((r) => r.line !== null) ? await linesOf(ctx, src) : [];
       backlinks.push({ path: src, count, links: refs.map((r) => (r.line === null ? `[${r.key ?? ''}] ${r.link}` : `L${r.line}: ${lineAround(lines, r)}`)) });
     }
@@ -63,6 +63,15 @@ export const getBacklinks = defineTool({
     };
   },
 });
+
+/**
+ * The links of `src` that lead to `target`. Only links named like the target are resolved; should the
+ * host resolve some other way (fewer found than the `count` its graph holds), every link of the note is.
+ */
+export function refsTo(view: Pick<View, 'refs'>, src: string, target: string, count: number): LinkRef[] {
+  const named = view.refs(src, target).filter((r) => r.target === target);
+  return named.length >= count ? named : view.refs(src).filter((r) => r.target === target);
+}
 
 export const getLinks = defineTool({
   name: 'get_links',
