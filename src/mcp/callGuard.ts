@@ -4,7 +4,7 @@
 // becomes a refusal that names the cause in words, and an unexpected error's message is stripped
 // of absolute paths and errno text. It also says WHY a known tool is not available to a caller.
 import { Refusal } from '../core/errors.js';
-import type { Caller, ServerDeps, ToolDef } from './tool.js';
+import type { Caller, ServerDeps, ToolCall, ToolDef } from './tool.js';
 import { isWriteTool } from './tool.js';
 
 /** Deepest nesting of objects/arrays accepted in a call's arguments (frontmatter needs a handful). */
@@ -21,6 +21,17 @@ export function checkDepth(args: unknown): void {
     }
     for (const x of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>)) if (x !== null && typeof x === 'object') stack.push([x, d + 1]);
   }
+}
+
+/**
+ * What every request that hands out vault content waits for before it runs (tools/call in dispatch(),
+ * resources/read and prompts/get in metered()): the middleware's checks (limits, quota), then the
+ * host's judgment of the vault's symbolic links. Before that judgment, a path behind a refused link
+ * would be listed by the app yet refused on read: an answer unlike a missing path's.
+ */
+export async function beforeRun(deps: ServerDeps, call: ToolCall): Promise<void> {
+  for (const m of deps.middleware) await m.before?.(call);
+  await deps.host.linksJudged?.();
 }
 
 const FS_CAUSES: Record<string, [code: string, words: string]> = {

@@ -6,6 +6,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Refusal, refuse } from '../core/errors.js';
 import { ScopedVault } from '../services/scopedVault.js';
 import { READ_ONLY } from './contract.js';
+import { beforeRun } from './callGuard.js';
 import type { Caller, ServerDeps, ToolContext, ToolDef } from './tool.js';
 
 /** JSON-RPC code for "no such resource" (MCP specification, resources). */
@@ -55,7 +56,7 @@ export async function metered<T>(ctx: ToolContext, method: string, args: Record<
   let code: string | undefined;
   let bytes = 0;
   try {
-    for (const m of deps.middleware) await m.before?.(call);
+    await beforeRun(deps, call);
     const out = await fn();
     bytes = JSON.stringify(out)?.length ?? 0;
     return out;

@@ -13,7 +13,7 @@ import { serverInstructions } from './instructions.js';
 import { listingFor } from './listing.js';
 import { attachProtocol } from './protocol.js';
 import { progressSink } from './progress.js';
-import { checkDepth, internalRefusal, whyNotAvailable } from './callGuard.js';
+import { beforeRun, checkDepth, internalRefusal, whyNotAvailable } from './callGuard.js';
 
 export { toolListing } from './listing.js';
 
@@ -61,8 +61,7 @@ export async function dispatch(deps: ServerDeps, caller: Caller, tools: ToolDef[
     checkDepth(args);
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) throw new Refusal('invalid_argument', `Invalid arguments for ${name}: ${zodMessage(parsed.error)}. Fix them and call again.`);
-    for (const m of deps.middleware) await m.before?.({ tool, args, ctx });
-    await deps.host.linksJudged?.();
+    await beforeRun(deps, { tool, args, ctx });
     const out = await tool.handler(parsed.data, ctx);
     const checked = tool.output.safeParse(out.structured);
     if (!checked.success) throw new Error(`output of ${name} does not match its schema: ${zodMessage(checked.error)}`);

@@ -14,6 +14,7 @@ import { startPlugin, unloadAll } from '../../plugin/harness.js';
 import { Category, report } from './report.js';
 import { makeLayout, snapshot, changed, sameAsMissing, leaks } from './fixture.js';
 import { attack, READ_TOOLS, WRITE_TOOLS } from './attacks.js';
+import { noteUri } from '../../../src/mcp/resourceUris.js';
 
 after(unloadAll);
 
@@ -121,8 +122,15 @@ test('plugin: a call made while the start-up survey is still walking answers lik
     const gate = (s.plugin.runtime as unknown as { deps: { host: { gate: { surveyFinished: boolean } } } }).deps.host.gate;
     const c = await connect(s.url, await s.key({ name: 'rw', scope: 'readwrite' }));
     cat.check('the survey is still walking when the first calls go out (the premise of this test)', !gate.surveyFinished);
-    await Promise.all(['otherdir/other.md', 'Team/outdir/secret.md', 'leak.md'].map((p) =>
-      cat.attempt(`read_note(${p}) during the survey`, async () => { const bad = await sameAsMissing(c, 'read_note', {}, 'path', p); assert.equal(bad, null, bad ?? ''); })));
+    // resources/read hands out notes too (metered(), not dispatch()): the same wait applies.
+    const resourceError = (p: string) => c.readResource({ uri: noteUri(p) }).then(() => 'read', (e: { code?: number; message?: string }) => `${e.code} ${String(e.message).split(p).join('<P>')}`);
+    await Promise.all(['otherdir/other.md', 'Team/outdir/secret.md', 'leak.md'].flatMap((p) => [
+      cat.attempt(`read_note(${p}) during the survey`, async () => { const bad = await sameAsMissing(c, 'read_note', {}, 'path', p); assert.equal(bad, null, bad ?? ''); }),
+      cat.attempt(`resources/read(${p}) during the survey`, async () => {
+        const missing = `zz-missing-${p}`;
+        assert.equal(await resourceError(p), (await resourceError(missing)).split(missing).join('<P>'));
+      }),
+    ]));
     await c.close();
   } finally { await s.plugin.unload(); }
   report(cat);
