@@ -34,8 +34,11 @@ type Row = [string, number, number, string | null, number];
 const isRow = (r: unknown): r is Row => Array.isArray(r) && r.length === 5 && typeof r[0] === 'string' && typeof r[1] === 'number' && typeof r[2] === 'number' && (r[3] === null || typeof r[3] === 'string') && typeof r[4] === 'number';
 
 /** The saved state, or a problem saying why it cannot be used (then the feed starts afresh). */
-export async function decodeState(text: string): Promise<{ state: LoadedState | null; problem: string | null }> {
+export async function decodeState(input: string | readonly string[]): Promise<{ state: LoadedState | null; problem: string | null }> {
   const slicer = new Slicer();
+  // In parts (utf8Slices.decodeUtf8Lines), each ending at a line end: the head line is in the first.
+  const parts = typeof input === 'string' ? [input] : input;
+  const text = parts[0] ?? '';
   const nl = text.indexOf('\n');
   let head: { v?: unknown; seq?: unknown; saved?: unknown; pruned_before_t?: unknown; pruned_before_n?: unknown; files?: unknown };
   try { head = JSON.parse(nl < 0 ? text : text.slice(0, nl)) as typeof head; } catch { return { state: null, problem: 'the saved state is corrupt' }; }
@@ -50,18 +53,21 @@ export async function decodeState(text: string): Promise<{ state: LoadedState | 
       if (slicer.due()) await slicer.pause();
     }
   } else {
-    let at = nl < 0 ? text.length : nl + 1;
-    while (at < text.length) {
-      let end = text.indexOf('\n', at);
-      if (end < 0) end = text.length;
-      if (end > at) {
-        let row: unknown;
-        try { row = JSON.parse(text.slice(at, end)); } catch { return { state: null, problem: 'the saved state is corrupt' }; }
-        if (!isRow(row)) return { state: null, problem: 'the saved state is corrupt' };
-        files.set(row[0], { m: row[1], s: row[2], h: row[3], c: row[4] });
+    for (let p = 0; p < parts.length; p++) {
+      const part = parts[p];
+      let at = p === 0 ? (nl < 0 ? part.length : nl + 1) : 0;
+      while (at < part.length) {
+        let end = part.indexOf('\n', at);
+        if (end < 0) end = part.length;
+        if (end > at) {
+          let row: unknown;
+          try { row = JSON.parse(part.slice(at, end)); } catch { return { state: null, problem: 'the saved state is corrupt' }; }
+          if (!isRow(row)) return { state: null, problem: 'the saved state is corrupt' };
+          files.set(row[0], { m: row[1], s: row[2], h: row[3], c: row[4] });
+        }
+        at = end + 1;
+        if (slicer.due()) await slicer.pause();
       }
-      at = end + 1;
-      if (slicer.due()) await slicer.pause();
     }
   }
   const num = (x: unknown) => (typeof x === 'number' ? x : 0);

@@ -11,6 +11,7 @@ import SearchableMap from 'minisearch/SearchableMap';
 import type { Analyzer } from './types.js';
 import { Lexicon } from './lexicon.js';
 import { PostingCursor, PostingStore } from './postings.js';
+import { ShardedMap } from '../core/shardedMap.js';
 
 export const FIELDS = ['title', 'aliases', 'headings', 'tags', 'body'] as const;
 export type Field = (typeof FIELDS)[number];
@@ -52,7 +53,7 @@ export class InvertedIndex {
   readonly store = new PostingStore();
   /** Path by short id (undefined once removed). */
   paths: (string | undefined)[] = [];
-  readonly ids = new Map<string, number>();
+  readonly ids = new ShardedMap<number>();
   /** Field lengths (distinct terms per field), NF per short id. */
   lengths = new Uint32Array(64 * NF);
   /** 1 for a live short id. */
@@ -340,7 +341,10 @@ export class InvertedIndex {
       // The clock is read after about 16k postings (a common word has one per note).
       if ((work += 8) > 16_384) { work = 0; const w = pause(); if (w) await w; }
     }
-    for (const term of empty) {
+    for (let i = 0; i < empty.length; i++) {
+      // Forgetting takes a prefix-tree delete per term: after a vault-wide move, thousands of them.
+      if ((i & 255) === 255) { const w = pause(); if (w) await w; }
+      const term = empty[i];
       const t = this.lexicon.ids.get(term);
       // A note added during a pause may have given the term postings again.
       if (t === undefined || [0, 1, 2, 3, 4].some((f) => this.store.has(t * NF + f))) continue;
@@ -348,6 +352,7 @@ export class InvertedIndex {
       this.dict.delete(term);
     }
     if (empty.length) this.lexicon.resetWords(); // its words may name forgotten ids
+    { const w = pause(); if (w) await w; }
     this.store.dropUnused();
     this.dirt = Math.max(0, this.dirt - dirt);
     this.version++;

@@ -6,6 +6,7 @@
 // way; C++, C# and chunks holding other scripts take the string path of text.ts. Both paths give exactly the terms of `terms()` (test/search/terms-fast.test.ts).
 import type { Analyzer } from './types.js';
 import { forEachTerm, tokenizeTerms } from './text.js';
+import { ShardedMap } from '../core/shardedMap.js';
 
 const isAlnum = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
 const isJoiner = (c: number) => c === 39 || c === 45 || c === 46 || c === 95; // ' - . _
@@ -15,7 +16,7 @@ const FNV_PRIME = 16777619;
 
 export class Lexicon {
   /** Term → id, and id → term. */
-  readonly ids = new Map<string, number>();
+  readonly ids = new ShardedMap<number>();
   readonly terms: string[] = [];
   // Plain ASCII words (lower-cased) → word index, open addressing: slot holds word index + 1.
   private analyzer: Analyzer | null = null;

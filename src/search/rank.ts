@@ -31,6 +31,10 @@ export interface SearchOptions {
   /** At most this many notes are read to verify phrases; the rest count as partial matches. */
   phraseReadCap?: number;
   signal?: AbortSignal;
+  /** Called every so often in the long loops (every candidate is filtered and scored): a promise means
+   *  wait for it, so a query over 100k matches is not one long task. The caller keeps the index from
+   *  changing until the query is done (KeywordService holds index updates while a query runs). */
+  pause?: () => Promise<void> | null;
 }
 
 export interface PageOptions extends SearchOptions {
@@ -201,6 +205,7 @@ async function pageWith(ix: InvertedIndex, q: ParsedQuery, leaves: ParsedQuery['
         let n = 0;
         for (let f = 0; f < NF; f++) if (ix.store.has(e.id * NF + f)) n = accumulate(ix, e.id, f, avg[f], scratch, n);
         if (n) nt = flush(scratch, n, e.weight * l.weight * idf(N, n), word, bit, nt);
+        const wait = opts.pause?.(); if (wait) await wait;
       }
     }
   } finally {
@@ -229,6 +234,7 @@ async function pageWith(ix: InvertedIndex, q: ParsedQuery, leaves: ParsedQuery['
   const phraseNeeds = new Map<number, Alt[][]>();
   const accept = opts.accept;
   for (let ti = 0; ti < nt; ti++) {
+    if ((ti & 1023) === 1023) { const wait = opts.pause?.(); if (wait) await wait; }
     const doc = touched[ti];
     if (excluded?.has(doc)) continue;
     if (accept && !accept(ix.paths[doc]!)) continue;
@@ -264,7 +270,10 @@ async function pageWith(ix: InvertedIndex, q: ParsedQuery, leaves: ParsedQuery['
   };
   const want = opts.limit ?? Infinity;
   if (!Number.isFinite(want) || opts.after || phraseAlts.length || want >= cands.length) {
-    for (let i = 0; i < nc; i++) titleBonus(cands[i]);
+    for (let i = 0; i < nc; i++) {
+      titleBonus(cands[i]);
+      if ((i & 511) === 511) { const wait = opts.pause?.(); if (wait) await wait; }
+    }
   } else {
     boundedTitleBonus(cands, scratch, want, titleOrAlias, tLeaves.map((l) => leafIndex.get(`${l.prefix ? 'p' : 't'}:${l.term}`) ?? -1), has, titleBonus);
   }

@@ -8,6 +8,25 @@ import type { Pause } from './persist.js';
 
 export type Op = 'upsert' | 'refresh' | 'delete';
 
+/**
+ * Queues every note of the host's list for a build, in slices (100k notes in one go was an 85 ms
+ * block). A note already queued keeps its op (an event meanwhile knows better than the list). Stops,
+ * returning false, when `current()` turns false at a pause (the index was rebuilt again or stopped).
+ */
+export async function queueAll(host: VaultHost, queue: Map<string, Op>, pause: Pause, current: () => boolean): Promise<boolean> {
+  const files = host.files();
+  for (let i = 0; i < files.length; i++) {
+    if ((i & 1023) === 1023) {
+      const wait = pause();
+      if (wait) { await wait; if (!current()) return false; }
+    }
+    const p = files[i].path;
+    // A note deleted meanwhile is queued from the list taken before: its update finds it gone.
+    if (isNotePath(p) && !queue.has(p)) queue.set(p, 'upsert');
+  }
+  return true;
+}
+
 /** Queues the differences into `queue`; drops skipped notes that are gone from `skipped`. Returns how many were queued. */
 export async function queueDifferences(ix: InvertedIndex, skipped: Map<string, string>, host: VaultHost, queue: Map<string, Op>, pause: Pause): Promise<number> {
   let n = 0;

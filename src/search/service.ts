@@ -15,14 +15,17 @@ import { createAnalyzer, type Analyzer } from './analyzer.js';
 import { keywordSettings } from './settings.js';
 import { parseQuery, type ParsedQuery } from './query.js';
 import { buildDoc } from './document.js';
-import { decodeIndex, encodeIndex, readHeader, verifyLists, type Pause } from './persist.js';
+import { decodeIndex, encodeIndex, readHeader, slicePause, verifyLists } from './persist.js';
 import { InvertedIndex, type IndexedDoc } from './invertedIndex.js';
 import { runQueryPage, type Hit, type HitKey } from './rank.js';
 import type { KeywordRanked, KeywordRanker, KeywordRankOptions } from './types.js';
 import type { IndexStatus } from '../services/status.js';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { Debounce } from '../core/debounce.js';
-import { queueDifferences, type Op } from './reconcile.js';
+import { queueAll, queueDifferences, type Op } from './reconcile.js';
+import { nextTurn } from '../core/turns.js';
+import { getSegmenter, segmenterMade } from './text.js';
+import { ReadGate } from './readGate.js';
 
 export const INDEX_FILE = 'keyword-index.bin';
 /** The JSON file of schema 1 (MiniSearch's own serialization); removed after the first save. */
@@ -50,16 +53,9 @@ export interface KeywordServiceOptions {
   saveDelayMs?: number;
 }
 
-const yieldNow = () => new Promise<void>((r) => setTimeout(r, 0));
+const yieldNow = nextTurn;
 const SLICE_MS = 12;
-/** A pause for persist.ts: a turn of the event loop once the current slice has run SLICE_MS. */
-function slicer(): Pause {
-  let start = Date.now();
-  return () => {
-    if (Date.now() - start <= SLICE_MS) return null;
-    return yieldNow().then(() => { start = Date.now(); });
-  };
-}
+const slicer = () => slicePause(SLICE_MS);
 const BATCH = 32;
 /** Searches drain a queue this small before answering, so a caller's own writes are visible. */
 const INLINE_DRAIN = 64;
@@ -73,6 +69,8 @@ export class KeywordService implements KeywordRanker {
   private draining: Promise<void> | null = null;
   private readonly debounce = new Debounce(() => void this.drain());
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Updates wait while a query reads the index (src/search/readGate.ts). */
+  private readonly reads = new ReadGate();
   private saving: Promise<void> | null = null;
   private vacuuming: Promise<void> | null = null;
   private dirty = false;
@@ -126,7 +124,7 @@ export class KeywordService implements KeywordRanker {
     } else {
       this.state = 'building';
       const started = Date.now();
-      this.enqueueAll();
+      await this.enqueueAll();
       await this.flush();
       this.lastBuildMs = Date.now() - started;
     }
@@ -155,8 +153,16 @@ export class KeywordService implements KeywordRanker {
     }
   }
 
-  private enqueueAll(): void {
-    for (const f of this.o.host.files()) if (isNotePath(f.path)) this.queue.set(f.path, 'upsert');
+  /** True while enqueueAll() fills the queue: the build is not done when the queue runs dry meanwhile. */
+  private enqueuing = false;
+
+  /** Queues every note for a build (reconcile.ts, in slices), then starts the drain. */
+  private async enqueueAll(): Promise<void> {
+    const ix = this.ix;
+    this.enqueuing = true;
+    const done = await queueAll(this.o.host, this.queue, slicer(), () => ix === this.ix && !this.stopped)
+      .finally(() => { if (ix === this.ix) this.enqueuing = false; });
+    if (!done) return; // rebuilt again meanwhile: that build queues its own
     this.progress = { done: 0, total: this.queue.size };
     this.kick(0);
   }
@@ -198,7 +204,10 @@ export class KeywordService implements KeywordRanker {
   /** Applies every queued change now; resolves when the queue is empty. */
   async flush(): Promise<void> {
     this.debounce.cancel();
-    while ((this.queue.size || this.draining) && !this.stopped) await this.drain();
+    while ((this.queue.size || this.draining || this.enqueuing) && !this.stopped) {
+      if (this.queue.size || this.draining) await this.drain();
+      else await yieldNow(); // a rebuild still queueing its notes
+    }
   }
 
   private drain(): Promise<void> {
@@ -209,6 +218,7 @@ export class KeywordService implements KeywordRanker {
   }
 
   private async drainLoop(): Promise<void> {
+    if (!segmenterMade()) { await yieldNow(); getSegmenter(); await yieldNow(); }
     let sliceStart = Date.now();
     const take = (): Promise<Update[]> | null => {
       const batch: [string, Op][] = [];
@@ -226,10 +236,13 @@ export class KeywordService implements KeywordRanker {
       // The next batch is read (I/O off the main thread) while this one is indexed.
       pending = take();
       for (const apply of prepared) {
+        if (this.reads.busy) await this.reads.clear();
         // A long note is indexed in steps (InvertedIndex.addSteps): the clock is read after each.
         const steps = apply();
         if (steps) {
-          while (!steps.next().done) {
+          for (;;) {
+            if (this.reads.busy) await this.reads.clear();
+            if (steps.next().done) break;
             if (Date.now() - sliceStart > SLICE_MS) { await yieldNow(); sliceStart = Date.now(); }
           }
         }
@@ -239,7 +252,7 @@ export class KeywordService implements KeywordRanker {
       }
       pending ??= take();
     }
-    if (this.state === 'building' && !this.queue.size) { this.state = 'ready'; this.log(`${this.ix.documentCount} notes indexed`); }
+    if (this.state === 'building' && !this.queue.size && !this.enqueuing) { this.state = 'ready'; this.log(`${this.ix.documentCount} notes indexed`); }
     if (this.ix.needsVacuum() && !this.queue.size) await this.vacuum();
     if (this.dirty) this.scheduleSave();
     if (!this.queue.size) void this.catchUpDict();
@@ -260,16 +273,19 @@ export class KeywordService implements KeywordRanker {
   }
 
   /** Fills the prefix tree with new terms in the background (prefix queries scan for the rest meanwhile). */
-  private catchUpDict(): Promise<void> {
+  private async catchUpDict(): Promise<void> {
     const ix = this.ix;
-    return ix.catchUpDict(slicer(), () => this.stopped || ix !== this.ix);
+    await this.reads.clear();
+    return ix.catchUpDict(this.reads.changing(slicer()), () => this.stopped || ix !== this.ix);
   }
 
   /** Drops removed notes' postings, in slices; never while a save is encoding the same lists. */
   private async vacuum(): Promise<void> {
     while (this.saving) await this.saving;
     if (this.vacuuming || this.stopped) return;
-    this.vacuuming = this.ix.vacuum(slicer()).finally(() => { this.vacuuming = null; });
+    await this.reads.clear();
+    if (this.vacuuming || this.stopped) return;
+    this.vacuuming = this.ix.vacuum(this.reads.changing(slicer())).finally(() => { this.vacuuming = null; });
     await this.vacuuming;
   }
 
@@ -373,7 +389,7 @@ export class KeywordService implements KeywordRanker {
     this.queue.clear();
     this.state = 'building';
     this.dirty = true;
-    this.enqueueAll();
+    void this.enqueueAll();
   }
 
   /** A changed stemming / stop-word setting means a different tokenization: rebuild, never mix. */
@@ -432,13 +448,15 @@ export class KeywordService implements KeywordRanker {
     if (this.queue.size && this.queue.size <= INLINE_DRAIN && this.state === 'ready') await this.flush();
     const parsed = this.parse(query);
     const host = this.o.host;
-    const page = await runQueryPage(this.ix, parsed, this.analyzer, {
+    // The query reads the index across several turns (it pauses between slices): updates wait for it.
+    const page = await this.reads.read(() => runQueryPage(this.ix, parsed, this.analyzer, {
       accept: opts.accept,
       signal: opts.signal,
       limit: opts.limit,
       after: opts.after,
       readText: async (p) => { try { return await host.readText(p); } catch { return null; } },
-    });
+      pause: slicer(),
+    }));
     return { ...page, parsed };
   }
 

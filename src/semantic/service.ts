@@ -23,6 +23,7 @@ import { statSync, promises as fsp } from 'node:fs';
 import { clearTimeout, setTimeout } from 'node:timers'; // Node's: the service runs headless too (no window)
 import { Debounce } from '../core/debounce.js';
 import { join } from 'node:path';
+import { nextTurn } from '../core/turns.js';
 
 export const INDEX_FILE = 'semantic-index.bin';
 
@@ -74,7 +75,7 @@ export interface SemanticStatus {
 
 export type ProgressListener = (s: SemanticStatus) => void;
 
-const yieldToUi = () => new Promise<void>((r) => setTimeout(r, 0));
+const yieldToUi = nextTurn;
 
 export class SemanticService {
   private model: { key: string; promise: Promise<Embedder>; failedAt?: number } | null = null;

@@ -2,7 +2,7 @@
 // `if (slicer.due()) await slicer.pause();` yields to the event loop (a macrotask, so input, rendering
 // and I/O get their turn) once the current slice has run for `budgetMs`. The clock is read only every
 // `every` items, so an item costs a counter increment.
-import { setTimeout } from 'node:timers';
+import { nextTurn } from '../core/turns.js';
 
 export const SLICE_MS = 8;
 
@@ -24,7 +24,7 @@ export class Slicer {
   /** One event-loop turn; the next slice starts after it. */
   async pause(): Promise<void> {
     this.yields++;
-    await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    await nextTurn();
     this.started = this.clock();
   }
 }

@@ -8,10 +8,11 @@ import { isNotePath } from '../core/paths.js';
 import { tasksOfNote, type NoteTask } from '../core/tasks.js';
 import { setTimeout } from 'node:timers';
 import { Slicer } from '../services/slicer.js';
+import { nextTurn } from '../core/turns.js';
 
 const BATCH = 32;
 const INLINE_DRAIN = 64;
-const yieldNow = () => new Promise<void>((r) => setTimeout(r, 0));
+const yieldNow = nextTurn;
 
 export interface TaskRow extends NoteTask { path: string }
 

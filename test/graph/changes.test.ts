@@ -2,6 +2,8 @@
 // reconciliation of changes made while stopped (gap line, moves by hash), reset lines, retention gaps,
 // cursors ahead of the feed, and get_changes filters and paging over HTTP.
 import { decodeState, encodeState } from '../../src/changes/stateFile.js';
+import { decodeUtf8Lines } from '../../src/services/utf8Slices.js';
+import { feedText, parseFeed, parseFeedParts } from '../../src/changes/feed.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, renameSync, rmSync, utimesSync, writeFileSync, readFileSync } from 'node:fs';
@@ -374,7 +376,7 @@ test('state saves land in order: an older snapshot never overwrites a newer one 
 
 test('the saved state: v2 lines round-trip in slices; a v1 file is still read (then rewritten as v2); damage is refused', async () => {
   const files = new Map<string, { m: number; s: number; h: string | null; c: number }>();
-  for (let i = 0; i < 5000; i++) files.set(`F${i % 7}/Note "${i}" ünï.md`, { m: 1700000000000 + i, s: i * 3, h: i % 2 ? `sha256:${i}` : null, c: 1600000000000 + i });
+  for (let i = 0; i < 20000; i++) files.set(`F${i % 7}/Note "${i}" ünï.md`, { m: 1700000000000 + i, s: i * 3, h: i % 2 ? `sha256:${i}` : null, c: 1600000000000 + i });
   const header = { seq: 42, saved: 1700000000999, pruned_before_t: 5, pruned_before_n: 6 };
   const parts = await encodeState(header, files);
   assert.ok(parts.length > 2 && parts.every((x) => x.endsWith('\n') && x.length < 1 << 20), 'parts of whole lines, none of them the whole file');
@@ -384,6 +386,19 @@ test('the saved state: v2 lines round-trip in slices; a v1 file is still read (t
   const back = (await decodeState(text)).state!;
   assert.deepEqual({ ...back, files: undefined }, { ...header, files: undefined });
   assert.deepEqual([...back.files], [...files]);
+  // As the service reads it: decoded in parts that end at line ends, never joined into one string.
+  const inParts = await decodeUtf8Lines(new TextEncoder().encode(text));
+  assert.ok(inParts.length > 1, 'the file is read in parts');
+  const back2 = (await decodeState(inParts)).state!;
+  assert.deepEqual({ ...back2, files: undefined }, { ...header, files: undefined });
+  assert.deepEqual([...back2.files], [...files]);
+  assert.match((await decodeState(await decodeUtf8Lines(new TextEncoder().encode(text.slice(0, text.length - 40))))).problem ?? '', /corrupt/);
+  // The change feed the same way: its parts parse to what the whole text parses to, bad lines counted.
+  const events: ChangeEvent[] = Array.from({ length: 15000 }, (_, i) => ({ n: i + 1, t: 1700000000000 + i, kind: 'modified', path: `F/ü ${i}.md`, by: 'human' }) as unknown as ChangeEvent);
+  const feed = feedText(events) + 'not json\n' + feedText([events[3]]);
+  const feedParts = await decodeUtf8Lines(new TextEncoder().encode(feed));
+  assert.ok(feedParts.length > 1);
+  assert.deepEqual(await parseFeedParts(feedParts, async () => undefined), parseFeed(feed));
   const v1 = JSON.stringify({ v: 1, ...header, files: Object.fromEntries([...files].map(([p, s]) => [p, [s.m, s.s, s.h, s.c]])) });
   assert.deepEqual([...(await decodeState(v1)).state!.files], [...files]);
   assert.match((await decodeState(text.slice(0, text.length - 40))).problem ?? '', /corrupt/);

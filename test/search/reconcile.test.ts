@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InvertedIndex } from '../../src/search/invertedIndex.js';
-import { queueDifferences, type Op } from '../../src/search/reconcile.js';
+import { queueAll, queueDifferences, type Op } from '../../src/search/reconcile.js';
 import type { VaultHost } from '../../src/host/port.js';
 import type { FileStat } from '../../src/host/fileStat.js';
 
@@ -46,4 +46,20 @@ test('a big vault is compared in slices: the pause is offered and awaited', asyn
   await queueDifferences(ix, new Map(), hostOf(list), queue, pause);
   assert.deepEqual([...queue], [['n7.md', 'delete']]);
   assert.ok(offered >= 9 && awaited >= 4, `pauses offered ${offered}, awaited ${awaited}`);
+});
+
+test('a build queues every note in slices; an op queued meanwhile is kept; a build overtaken by another stops', async () => {
+  const list = [...Array.from({ length: 5000 }, (_, i) => stat(`n${i}.md`)), stat('pic.png')];
+  const queue = new Map<string, Op>();
+  let pauses = 0;
+  // At the first pause an event queues a delete for a note the list still has (deleted meanwhile).
+  const done = await queueAll(hostOf(list), queue, () => { if (pauses++ === 0) queue.set('n4000.md', 'delete'); return Promise.resolve(); }, () => true);
+  assert.equal(done, true);
+  assert.ok(pauses >= 4, `paused ${pauses} times`);
+  assert.equal(queue.size, 5000, 'every note, no attachment');
+  assert.equal(queue.get('n4000.md'), 'delete', 'the event meanwhile keeps its op');
+  assert.equal(queue.get('n1.md'), 'upsert');
+  const stale = new Map<string, Op>();
+  assert.equal(await queueAll(hostOf(list), stale, () => Promise.resolve(), () => false), false);
+  assert.ok(stale.size < 5000, 'stopped at its first pause');
 });

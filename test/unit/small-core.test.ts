@@ -86,16 +86,31 @@ test('pageAfterUnsorted gives exactly what sorting then pageAfter gives, page af
 });
 
 test('UTF-8 in slices: texts over a megabyte decode and encode exactly as in one go, characters split at every piece edge included', async () => {
-  const { decodeUtf8Sliced, encodeUtf8Pieces } = await import('../../src/services/utf8Slices.js');
+  const { decodeUtf8Lines, encodeUtf8Pieces } = await import('../../src/services/utf8Slices.js');
   const PIECE = 1 << 20;
   for (const pad of [0, 1, 2, 3]) {
     // An emoji (surrogate pair, 4 UTF-8 bytes) and CJK (3 bytes) straddle the piece edges in chars and in bytes.
     const text = 'a'.repeat(PIECE - 1 - pad) + '😀' + '語'.repeat(PIECE / 2) + 'é😀z'.repeat(1000);
     const bytes = new TextEncoder().encode(text);
-    assert.equal(await decodeUtf8Sliced(bytes), text, `decode, pad ${pad}`);
+    assert.equal((await decodeUtf8Lines(bytes)).join(''), text, `decode, pad ${pad}`);
     const pieces: Uint8Array[] = [];
     for await (const p of encodeUtf8Pieces(text)) pieces.push(p);
     assert.ok(pieces.length > 1, 'more than one piece');
     assert.deepEqual(Buffer.concat(pieces), Buffer.from(bytes), `encode, pad ${pad}`);
+  }
+});
+
+test('UTF-8 lines in slices: pieces end at line ends (a line longer than a piece stays whole), and join to the text', async () => {
+  const { decodeUtf8Lines } = await import('../../src/services/utf8Slices.js');
+  const PIECE = 1 << 20;
+  const line = (i: number) => `{"p":"Notes/語 ${i} 😀.md","n":${i}}\n`;
+  const lines = Array.from({ length: 60_000 }, (_, i) => line(i)).join('');
+  const long = 'x'.repeat(PIECE + 5) + '\n';
+  for (const text of [lines, long + lines, lines + long, lines.slice(0, -1), long.slice(0, -1)]) {
+    const parts = await decodeUtf8Lines(new TextEncoder().encode(text));
+    assert.equal(parts.join(''), text);
+    assert.ok(parts.length > 1 || text.length <= PIECE + 6, 'more than a megabyte comes in parts');
+    for (const p of parts.slice(0, -1)) assert.ok(p.endsWith('\n'), 'every part but the last ends at a line end');
+    for (const p of parts) assert.ok(p.length <= PIECE || !p.slice(0, -1).includes('\n'), 'a part over a megabyte is one line');
   }
 });

@@ -6,6 +6,7 @@ import type { TAbstractFile, TFile } from 'obsidian';
 import type { FileStat } from '../port.js';
 import { isNotePath } from '../../core/paths.js';
 import { Slicer } from '../../services/slicer.js';
+import { nextTurn } from '../../core/turns.js';
 import { hidden, nfc } from './paths.js';
 
 /** One vault event's change to the kept file list, with the paths as they were when it happened. */
@@ -46,6 +47,7 @@ export class FileList {
   /** Builds the list in slices (at most three tries when events keep overtaking it; then map() builds at once). */
   build(): Promise<void> {
     this.building ??= (async () => {
+      await nextTurn(); // the pass starts with the app's whole file list: a task of its own
       for (let attempt = 0; attempt < 3 && !this.stats; attempt++) {
         const missed = this.missed;
         const slicer = new Slicer(this.clock);
