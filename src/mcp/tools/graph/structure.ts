@@ -35,7 +35,11 @@ export const findOrphans = defineTool({
     // Every note is looked at: in slices, so a 100k-note vault does not hold the app's thread.
     const rows: FileStat[] = [];
     const slicer = new Slicer();
-    for (const f of ctx.vault.notes(folder)) { if (view.isolated(f.path)) rows.push(f); if (slicer.due()) await slicer.pause(); }
+    // The vault's list filtered inside the slices too (notes() filters 100k entries in one go: 50-115 ms).
+    for (const f of ctx.vault.files()) {
+      if (isNotePath(f.path) && inFolder(f.path, folder) && view.isolated(f.path)) rows.push(f);
+      if (slicer.due()) await slicer.pause();
+    }
     rows.sort(byPath);
     const { page, next_cursor } = pageOf(rows, (f) => f.path, 'find_orphans', args);
     const orphans = page.map((f) => f.path);
