@@ -34,13 +34,6 @@ export function parseCursor(since: string): { kind: 'seq'; n: number } | { kind:
 
 export const cursorOf = (n: number) => `ev:${n}`;
 
-export function parseFeed(text: string): { events: ChangeEvent[]; bad: number } {
-  const events: ChangeEvent[] = [];
-  const bad = parseFeedPart(text, events);
-  events.sort((a, b) => a.n - b.n);
-  return { events, bad };
-}
-
 /** The feed read from parts that each end at a line end (utf8Slices.decodeUtf8Lines), a part per slice:
  *  at 100k notes the feed holds a line per note after a vault-wide move, a 100+ ms parse in one go. */
 export async function parseFeedParts(parts: readonly string[], pause: () => Promise<void>): Promise<{ events: ChangeEvent[]; bad: number }> {

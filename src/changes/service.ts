@@ -34,7 +34,6 @@ export const STATE_FILE = 'changes-state.json';
 const RETRY_MAX_LINES = 20_000;
 const OWN_TTL_MS = 30_000;
 const DAY_MS = 86_400_000;
-const yieldNow = nextTurn;
 
 export type OwnKind = 'created' | 'modified' | 'moved' | 'deleted';
 interface OwnRecord { kind: OwnKind; key: string; at: number; from?: string; reason?: string }
@@ -313,7 +312,7 @@ export class ChangeService {
     // The lines of the events kept now, in slices; events pushed meanwhile go to the next append.
     const count = kept.length;
     const lines: string[] = [];
-    for (let i = 0; i < count; i += 2048) { lines.push(feedText(kept.slice(i, Math.min(count, i + 2048)))); if (i + 2048 < count) await yieldNow(); }
+    for (let i = 0; i < count; i += 2048) { lines.push(feedText(kept.slice(i, Math.min(count, i + 2048)))); if (i + 2048 < count) await nextTurn(); }
     await this.data.write(FEED_FILE, lines);
     this.scheduleSave();
   }
@@ -372,7 +371,7 @@ export class ChangeService {
     await this.host.ready();
     const { state, problem } = await this.loadState();
     const feedBytes = await this.data.read(FEED_FILE).catch(() => null);
-    const { events, bad } = feedBytes ? await parseFeedParts(await decodeUtf8Lines(feedBytes), yieldNow) : { events: [], bad: 0 };
+    const { events, bad } = feedBytes ? await parseFeedParts(await decodeUtf8Lines(feedBytes), nextTurn) : { events: [], bad: 0 };
     this.events = events;
     this.seq = Math.max(state?.seq ?? 0, events.length ? events[events.length - 1].n : 0);
     if (state) this.prunedBefore = { t: state.pruned_before_t ?? 0, n: state.pruned_before_n ?? 0 };
@@ -382,10 +381,10 @@ export class ChangeService {
     if (r.dropped.length || bad) await this.compact();
     // The vault's list (100k entries copied and filtered, then mapped for the comparison) in tasks of
     // their own: after the feed's last part they made one 40 ms block at 100k notes.
-    await yieldNow();
+    await nextTurn();
     const now = this.now();
     const notes = this.host.files().filter((f) => isNotePath(f.path));
-    await yieldNow();
+    await nextTurn();
 
     if (!state) {
       const why = problem ?? (feedBytes ? 'the saved state of the vault is missing' : 'first start: there is no earlier record of this vault');
@@ -404,7 +403,7 @@ export class ChangeService {
     for (const [path, st] of prev) { copy.set(path, st); if (slicer.due()) await slicer.pause(); }
     this.state = copy;
     const listed = notes.map((f) => ({ path: f.path, m: f.mtime, s: f.size }));
-    await yieldNow();
+    await nextTurn();
     const steps = diffSteps(prev, listed);
     let step = steps.next();
     for (; !step.done; step = steps.next()) if (slicer.due()) await slicer.pause();
@@ -414,7 +413,7 @@ export class ChangeService {
     const modified: string[] = [];
     let n = 0;
     for (const d of diffs) {
-      if (++n % 64 === 0) await yieldNow();
+      if (++n % 64 === 0) await nextTurn();
       const st = this.host.stat(d.path);
       if (d.kind === 'deleted') { deleted.push({ path: d.path, h: prev.get(d.path)!.h }); this.state.delete(d.path); continue; }
       if (!st) continue;
@@ -453,7 +452,7 @@ export class ChangeService {
       const h = await this.hashOf(path);
       const cur = this.state.get(path);
       if (cur && cur.m === st.m && cur.s === st.s && !cur.h && same(this.host.stat(path), st)) this.state.set(path, { ...cur, h });
-      if (++n % 32 === 0) await yieldNow();
+      if (++n % 32 === 0) await nextTurn();
     }
     this.scheduleSave();
   }

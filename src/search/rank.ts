@@ -10,6 +10,7 @@ import { PostingCursor } from './postings.js';
 import { RANKING, idf, titleFactor, titleLeaves, titleMatchOf, titleTerms } from './scoring.js';
 import { acquire, release, type Scratch } from './scratch.js';
 import { selectPage, type HitKey } from './page.js';
+import type { Pause } from './persist.js';
 
 export type { HitKey } from './page.js';
 
@@ -34,7 +35,7 @@ export interface SearchOptions {
   /** Called every so often in the long loops (every candidate is filtered and scored): a promise means
    *  wait for it, so a query over 100k matches is not one long task. The caller keeps the index from
    *  changing until the query is done (KeywordService holds index updates while a query runs). */
-  pause?: () => Promise<void> | null;
+  pause?: Pause;
 }
 
 export interface PageOptions extends SearchOptions {

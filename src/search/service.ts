@@ -53,7 +53,6 @@ export interface KeywordServiceOptions {
   saveDelayMs?: number;
 }
 
-const yieldNow = nextTurn;
 const SLICE_MS = 12;
 const slicer = () => slicePause(SLICE_MS);
 const BATCH = 32;
@@ -206,7 +205,7 @@ export class KeywordService implements KeywordRanker {
     this.debounce.cancel();
     while ((this.queue.size || this.draining || this.enqueuing) && !this.stopped) {
       if (this.queue.size || this.draining) await this.drain();
-      else await yieldNow(); // a rebuild still queueing its notes
+      else await nextTurn(); // a rebuild still queueing its notes
     }
   }
 
@@ -218,7 +217,7 @@ export class KeywordService implements KeywordRanker {
   }
 
   private async drainLoop(): Promise<void> {
-    if (!segmenterMade()) { await yieldNow(); getSegmenter(); await yieldNow(); }
+    if (!segmenterMade()) { await nextTurn(); getSegmenter(); await nextTurn(); }
     let sliceStart = Date.now();
     const take = (): Promise<Update[]> | null => {
       const batch: [string, Op][] = [];
@@ -243,11 +242,11 @@ export class KeywordService implements KeywordRanker {
           for (;;) {
             if (this.reads.busy) await this.reads.clear();
             if (steps.next().done) break;
-            if (Date.now() - sliceStart > SLICE_MS) { await yieldNow(); sliceStart = Date.now(); }
+            if (Date.now() - sliceStart > SLICE_MS) { await nextTurn(); sliceStart = Date.now(); }
           }
         }
         this.progress.done++;
-        if (Date.now() - sliceStart > SLICE_MS) { await yieldNow(); sliceStart = Date.now(); }
+        if (Date.now() - sliceStart > SLICE_MS) { await nextTurn(); sliceStart = Date.now(); }
         if (this.stopped) return;
       }
       pending ??= take();

@@ -75,8 +75,6 @@ export interface SemanticStatus {
 
 export type ProgressListener = (s: SemanticStatus) => void;
 
-const yieldToUi = nextTurn;
-
 export class SemanticService {
   private model: { key: string; promise: Promise<Embedder>; failedAt?: number } | null = null;
   private embedder: Embedder | null = null;
@@ -319,7 +317,7 @@ export class SemanticService {
         if (dt > 0.5 && chunks) this.rate = Math.round((chunks / dt) * 10) / 10;
         if (this.deps.now() - this.lastSave > s.embeddingSaveIntervalS * 1000) await this.saver.run();
         this.emit();
-        await yieldToUi();
+        await nextTurn();
       }
       if (!this.pending.size) this.rebuilding = null;
       await this.saver.run();
@@ -372,7 +370,7 @@ export class SemanticService {
           try { vectors.set(await embedder.embed([texts[k]]), k * dims); } catch { bad.add(k); }
         }
       }
-      if (order.length > batch) await yieldToUi();
+      if (order.length > batch) await nextTurn();
     }
     let row = 0;
     let n = 0;

@@ -20,6 +20,9 @@ export function visibleIn(host: VaultHost, root: string, path: string): boolean 
   return typeof real !== 'string' || withinRoot(real, root);
 }
 
+/** A note in `folder` (anywhere without one): what ScopedVault.notes() keeps of files(). */
+export const isNoteIn = (path: string, folder?: string): boolean => isNotePath(path) && inFolder(path, folder);
+
 export class ScopedVault {
   constructor(readonly host: VaultHost, readonly root: string) {}
 
@@ -33,7 +36,7 @@ export class ScopedVault {
   }
 
   notes(folder?: string): FileStat[] {
-    return this.files().filter((f) => isNotePath(f.path) && inFolder(f.path, folder));
+    return this.files().filter((f) => isNoteIn(f.path, folder));
   }
 
   folders(): string[] {

@@ -5,8 +5,6 @@ import { nextTurn } from '../core/turns.js';
 /** Characters (or bytes) converted per task. */
 const PIECE = 1 << 20;
 
-const turn = nextTurn;
-
 /**
  * `bytes` as UTF-8 text in pieces of about a megabyte, one per task, each ending at a line end (or at the
  * end): for line files read a line at a time. Joining the pieces of a 15-40 MB file into one string was
@@ -24,7 +22,7 @@ export async function decodeUtf8Lines(bytes: Uint8Array): Promise<string[]> {
     }
     parts.push(decoder.decode(bytes.subarray(at, end)));
     at = end;
-    if (at < bytes.length) await turn();
+    if (at < bytes.length) await nextTurn();
   }
   return parts;
 }
@@ -38,6 +36,6 @@ export async function* encodeUtf8Pieces(text: string): AsyncGenerator<Uint8Array
     if (end < text.length && c >= 0xd800 && c <= 0xdbff) end--; // keep a high surrogate with its pair
     yield encoder.encode(text.slice(at, end));
     at = end;
-    if (at < text.length) await turn();
+    if (at < text.length) await nextTurn();
   }
 }

@@ -12,7 +12,6 @@ import { nextTurn } from '../core/turns.js';
 
 const BATCH = 32;
 const INLINE_DRAIN = 64;
-const yieldNow = nextTurn;
 
 export interface TaskRow extends NoteTask { path: string }
 
@@ -87,7 +86,7 @@ export class TaskService {
           for (const p of batch) this.queue.delete(p);
           this.inFlight += batch.length;
           try { await Promise.all(batch.map((p) => this.scan(p))); } finally { this.inFlight -= batch.length; }
-          await yieldNow();
+          await nextTurn();
         }
       } finally {
         this.draining = null;

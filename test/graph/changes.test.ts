@@ -3,7 +3,7 @@
 // cursors ahead of the feed, and get_changes filters and paging over HTTP.
 import { decodeState, encodeState } from '../../src/changes/stateFile.js';
 import { decodeUtf8Lines } from '../../src/services/utf8Slices.js';
-import { feedText, parseFeed, parseFeedParts } from '../../src/changes/feed.js';
+import { feedText, parseFeedParts } from '../../src/changes/feed.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, renameSync, rmSync, utimesSync, writeFileSync, readFileSync } from 'node:fs';
@@ -398,7 +398,7 @@ test('the saved state: v2 lines round-trip in slices; a v1 file is still read (t
   const feed = feedText(events) + 'not json\n' + feedText([events[3]]);
   const feedParts = await decodeUtf8Lines(new TextEncoder().encode(feed));
   assert.ok(feedParts.length > 1);
-  assert.deepEqual(await parseFeedParts(feedParts, async () => undefined), parseFeed(feed));
+  assert.deepEqual(await parseFeedParts(feedParts, async () => undefined), await parseFeedParts([feed], async () => undefined));
   const v1 = JSON.stringify({ v: 1, ...header, files: Object.fromEntries([...files].map(([p, s]) => [p, [s.m, s.s, s.h, s.c]])) });
   assert.deepEqual([...(await decodeState(v1)).state!.files], [...files]);
   assert.match((await decodeState(text.slice(0, text.length - 40))).problem ?? '', /corrupt/);

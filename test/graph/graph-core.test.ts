@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { LinkGraph, bfs } from '../../src/graph/linkGraph.js';
-import { diffState, pairMoves, parseCursor, parseFeed, feedText, retain, type ChangeEvent } from '../../src/changes/feed.js';
+import { diffState, pairMoves, parseCursor, parseFeedParts, feedText, retain, type ChangeEvent } from '../../src/changes/feed.js';
 import { scopeEvent } from '../../src/changes/service.js';
 
 test('LinkGraph: in/out maps, self-links ignored, unresolved kept', () => {
@@ -58,10 +58,10 @@ test('feed cursors', () => {
   assert.deepEqual(parseCursor('2026-01-01'), { kind: 'time' });
 });
 
-test('feed lines round-trip; corrupt lines are counted and skipped', () => {
+test('feed lines round-trip; corrupt lines are counted and skipped', async () => {
   const evs: ChangeEvent[] = [{ n: 1, t: 10, kind: 'reset', by: 'server' }, { n: 2, t: 20, kind: 'created', path: 'a.md', by: 'human' }];
   const text = feedText(evs) + '{not json\n' + JSON.stringify({ x: 1 }) + '\n';
-  const back = parseFeed(text);
+  const back = await parseFeedParts([text], async () => undefined);
   assert.deepEqual(back.events, evs);
   assert.equal(back.bad, 2);
 });
