@@ -73,12 +73,43 @@ function freshCopy(src: string, label: string): string {
 
 // ---- the plugin ----
 
-/** The fake app on `vault`, with its own link resolution reported to the probe as not the plugin's. */
+/**
+ * The fake app on `vault`, with its own work reported to the probe as not the plugin's: its link
+ * resolution, and a rename's moves and its own listeners. The plugin's listeners, which the app calls
+ * inside those tasks, stay counted (timed at each call: a listener the app did not register itself).
+ */
 function makeApp(vault: string, probe: LoopProbe): fake.App {
   const app = new fake.App(vault);
+  type Emitter = { _handlers: Map<string, unknown[]>; tryTrigger(ref: unknown, args: unknown[]): void };
+  const emitters = [app.vault, app.metadataCache, app.workspace] as unknown as Emitter[];
+  const appsOwn = new Set(emitters.flatMap((e) => [...e._handlers.values()].flat()));
+  let pluginMs = 0;
+  for (const e of emitters) {
+    const call = e.tryTrigger.bind(e);
+    e.tryTrigger = (ref, args) => {
+      if (appsOwn.has(ref)) { call(ref, args); return; }
+      const t = performance.now();
+      call(ref, args);
+      pluginMs += performance.now() - t;
+    };
+  }
   const mc = app.metadataCache as unknown as { computeLinks(): void };
   const own = mc.computeLinks.bind(mc);
-  mc.computeLinks = () => { const t = performance.now(); own(); probe.exclude(t, performance.now()); };
+  mc.computeLinks = () => {
+    const t = performance.now();
+    const p = pluginMs;
+    own();
+    const end = performance.now();
+    probe.exclude(t, end, end - t - (pluginMs - p));
+  };
+  const rename = app.vault.rename.bind(app.vault);
+  app.vault.rename = async (f, to) => {
+    const p = pluginMs;
+    await rename(f, to);
+    const [t, end] = app.vault.lastRenameTask!;
+    probe.exclude(t, end, end - t - (pluginMs - p));
+    console.log(`  the app's rename task: ${(end - t).toFixed(0)} ms, of it the plugin's listeners ${(pluginMs - p).toFixed(1)} ms`);
+  };
   return app;
 }
 
@@ -116,6 +147,28 @@ async function queries(plugin: Plugin, key: string, note: string, word: string):
 
 const problems: string[] = [];
 
+/** A full (major) collection's pause and the heap it leaves: median of five forced ones (--expose-gc). */
+function fullCollection(): { ms: number; mb: number } | null {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return null;
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) { const t = performance.now(); gc(); times.push(performance.now() - t); }
+  times.sort((a, b) => a - b);
+  return { ms: times[2], mb: process.memoryUsage().heapUsed / 2 ** 20 };
+}
+const heaps: { vault: string; bare: { ms: number; mb: number }; withPlugin: { ms: number; mb: number } }[] = [];
+
+/** With LONGTASKS_STALL_MS, the stacks bench/stall-stacks.ts took of blocks longer than that. */
+async function printStalls(label: string, probe: LoopProbe): Promise<void> {
+  if (!probe.stall) return;
+  const stacks = await probe.stall.stacks();
+  console.log(`\n${label}: stacks of blocks over ${process.env.LONGTASKS_STALL_MS} ms:`);
+  const phaseOf = (t: number) => probe.phases.filter(([, start]) => start <= t).at(-1) ?? ['?', t];
+  for (const s of stacks) console.log(`  ${phaseOf(s.blockStartedAt)[0]}, block from ${((s.blockStartedAt - phaseOf(s.blockStartedAt)[1]) / 1000).toFixed(2)} s, stack at +${s.stalledMs} ms:\n${s.frames.map((f) => `    ${f}`).join('\n')}`);
+  if (!stacks.length) console.log('  (none)');
+  await probe.stall.close();
+}
+
 async function queriesOrThrow(plugin: Plugin, key: string, note: string, word: string): Promise<void> {
   const client = await connect(plugin.runtime!.server.url, key);
   try {
@@ -146,6 +199,7 @@ async function runVault(label: string, src: string, bigFolder: string): Promise<
   const note = sample[Math.floor(sample.length / 2)].path;
   const word = 'vault';
 
+  const bare = fullCollection();
   probe.begin('first build');
   let plugin = await loadPlugin(vault, app);
   const key = await plugin.createKey('bench', 'readwrite');
@@ -153,6 +207,11 @@ async function runVault(label: string, src: string, bigFolder: string): Promise<
   await queries(plugin, key, note, word);
   out.push(probe.end());
   console.log(formatStats(out.at(-1)!));
+  const withPlugin = fullCollection();
+  if (bare && withPlugin) {
+    heaps.push({ vault: label, bare, withPlugin });
+    console.log(`  full collection (gc(), median of 5): the fake app alone ${bare.ms.toFixed(0)} ms over ${bare.mb.toFixed(0)} MB; with the plugin's indexes ${withPlugin.ms.toFixed(0)} ms over ${withPlugin.mb.toFixed(0)} MB`);
+  }
 
   // As the app does: unload() returns at once; the plugin's stop (the indexes' last saves) finishes later.
   // A warm load is the next launch, so it starts once that stop is done (else it rebuilds what was not saved yet).
@@ -198,6 +257,7 @@ async function runVault(label: string, src: string, bigFolder: string): Promise<
   plugin.unload();
   await plugin.unloaded;
   rmSync(vault, { recursive: true, force: true });
+  await printStalls(label, probe);
   return out;
 }
 
@@ -223,6 +283,8 @@ async function main(): Promise<void> {
   for (const [v, rows] of Object.entries(all)) {
     for (const r of rows) console.log(`| ${v} | ${r.label} | ${r.longestMs.toFixed(0)} / ${r.longestCpuMs.toFixed(0)} ms (${r.gcInLongestMs.toFixed(0)}) | ${r.longestCpuLessGcMs.toFixed(0)} ms | ${r.eldP99Ms.toFixed(0)} ms | ${r.over50} / ${r.over50Cpu} | ${(r.totalMs / 1000).toFixed(2)} s |`);
   }
+  // A collection's pause grows with the live heap: the app's objects and the plugin's indexes alike.
+  for (const h of heaps) console.log(`\n${h.vault}: a forced full collection pauses ${h.bare.ms.toFixed(0)} ms over the fake app's ${h.bare.mb.toFixed(0)} MB heap alone, ${h.withPlugin.ms.toFixed(0)} ms once the plugin's indexes are built (${h.withPlugin.mb.toFixed(0)} MB)`);
   if (process.env.LONGTASKS_BLOCKS) {
     // For bench/long-stacks.mjs --blocks: each long block's window, to read a CPU profile of the same run.
     writeFileSync(process.env.LONGTASKS_BLOCKS, JSON.stringify(Object.entries(all).flatMap(([v, rows]) => rows.flatMap((r) => r.longUs.map(([a, b]) => ({ vault: v, phase: r.label, startUs: a, endUs: b }))))));

@@ -10,6 +10,7 @@
 // Work that is not the plugin's (the fake app's own link resolution, which the real app does itself)
 // can be reported with `exclude(start, end)`: that time is taken out of the gaps it falls in.
 import { closeSync, openSync, readSync } from 'node:fs';
+import { StallStacks } from './stall-stacks.js';
 import { monitorEventLoopDelay, performance, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
 
 export interface BlockStats {
@@ -65,15 +66,21 @@ export class LoopProbe {
   private lastUs = 0;
   private lastCpu = 0;
   private hist: IntervalHistogram | null = null;
-  private excluded: [number, number][] = [];
+  private excluded: [number, number, number][] = [];
   private label = '';
   private gcs: [number, number][] = [];
   private gcObserver: PerformanceObserver | null = null;
   private cpu = mainThreadCpu();
   private cpuMs = () => this.cpu.read();
+  /** LONGTASKS_STALL_MS: the stack of every block longer than that (bench/stall-stacks.ts). */
+  readonly stall = process.env.LONGTASKS_STALL_MS ? new StallStacks(Number(process.env.LONGTASKS_STALL_MS)) : null;
+
+  /** Each phase's label and wall-clock start (to place stall stacks). */
+  readonly phases: [string, number][] = [];
 
   begin(label: string): void {
     this.label = label;
+    this.phases.push([label, performance.timeOrigin + performance.now()]);
     this.gaps = [];
     this.excluded = [];
     this.gcs = [];
@@ -92,19 +99,22 @@ export class LoopProbe {
       this.last = t;
       this.lastUs = hrUs();
       this.lastCpu = c;
+      this.stall?.stamp();
       this.timer = setTimeout(tick, 1);
     };
     this.timer = setTimeout(tick, 1);
   }
 
-  /** Time [start, end] (performance.now()) spent in work that is not the plugin's. */
-  exclude(start: number, end: number): void {
-    if (this.timer) this.excluded.push([start, end]);
+  /** Time [start, end] (performance.now()) spent in work that is not the plugin's; `amount` (ms) when
+   *  only part of it was not (an app task that also ran the plugin's listeners). */
+  exclude(start: number, end: number, amount = end - start): void {
+    if (this.timer && amount > 0) this.excluded.push([start, end, Math.min(amount, end - start)]);
   }
 
   end(): BlockStats {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.stall?.disarm();
     const t = performance.now();
     // The time since the last tick is a gap too (the phase may end inside a block).
     if (t - this.last - 1 > 1) this.gaps.push([this.last, t, this.cpuMs() - this.lastCpu, this.lastUs]);
@@ -118,9 +128,11 @@ export class LoopProbe {
     const blocks = this.gaps.map(([a, b, cpu]) => {
       let own = b - a - 1;
       let ex = 0;
-      for (const [s, e] of this.excluded) {
+      for (const [s, e, amount] of this.excluded) {
         const o = Math.min(b, e) - Math.max(a, s);
-        if (o > 0) { own -= o; ex += o; }
+        // The part of the interval's foreign work that falls in this gap (spread evenly over it).
+        const x = o > 0 ? (e > s ? o * (amount / (e - s)) : 0) : 0;
+        if (x > 0) { own -= x; ex += x; }
       }
       excludedMs += ex;
       const held = Math.max(0, Math.min(own, cpu - ex));

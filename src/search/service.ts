@@ -24,6 +24,7 @@ import { clearTimeout, setTimeout } from 'node:timers';
 import { Debounce } from '../core/debounce.js';
 import { queueAll, queueDifferences, type Op } from './reconcile.js';
 import { nextTurn } from '../core/turns.js';
+import { readAllAhead } from '../core/readAhead.js';
 import { getSegmenter, segmenterMade } from './text.js';
 import { ReadGate } from './readGate.js';
 
@@ -219,6 +220,7 @@ export class KeywordService implements KeywordRanker {
   private async drainLoop(): Promise<void> {
     if (!segmenterMade()) { await nextTurn(); getSegmenter(); await nextTurn(); }
     let sliceStart = Date.now();
+    const pause = () => (Date.now() - sliceStart > SLICE_MS ? nextTurn().then(() => { sliceStart = Date.now(); }) : null);
     const take = (): Promise<Update[]> | null => {
       const batch: [string, Op][] = [];
       for (const entry of this.queue) {
@@ -226,7 +228,8 @@ export class KeywordService implements KeywordRanker {
         if (batch.length >= BATCH) break;
       }
       for (const [p] of batch) this.queue.delete(p);
-      return batch.length ? Promise.all(batch.map(([p, op]) => this.prepare(p, op))) : null;
+      // Notes read a few ahead and analysed one at a time, within the same slices as the indexing.
+      return batch.length ? readAllAhead(batch, ([p, op]) => this.prepare(p, op), pause) : null;
     };
     let pending = take();
     while (pending) {

@@ -7,8 +7,10 @@ import type { VaultEvent, VaultHost } from '../host/port.js';
 import { isNotePath } from '../core/paths.js';
 import { tasksOfNote, type NoteTask } from '../core/tasks.js';
 import { setTimeout } from 'node:timers';
-import { Slicer } from '../services/slicer.js';
+import { Slicer, SLICE_MS } from '../services/slicer.js';
 import { nextTurn } from '../core/turns.js';
+import { readAhead } from '../core/readAhead.js';
+import type { NoteMetadata } from '../core/markdown/metadata.js';
 
 const BATCH = 32;
 const INLINE_DRAIN = 64;
@@ -85,7 +87,15 @@ export class TaskService {
           for (const p of this.queue) { batch.push(p); if (batch.length === BATCH) break; }
           for (const p of batch) this.queue.delete(p);
           this.inFlight += batch.length;
-          try { await Promise.all(batch.map((p) => this.scan(p))); } finally { this.inFlight -= batch.length; }
+          try {
+            // Read a few ahead, parse one at a time: with reads answered at once, the batch's parses
+            // all ran in one task (40-70 ms at 100k notes).
+            const slicer = new Slicer(undefined, SLICE_MS, 1);
+            for await (const [path, read] of readAhead(batch, (p) => this.read(p))) {
+              this.scanned(path, read);
+              if (slicer.due()) await slicer.pause();
+            }
+          } finally { this.inFlight -= batch.length; }
           await nextTurn();
         }
       } finally {
@@ -94,12 +104,15 @@ export class TaskService {
     })();
   }
 
-  private async scan(path: string): Promise<void> {
+  /** A note's metadata and text (null when it has no metadata or cannot be read); never rejects. */
+  private async read(path: string): Promise<{ meta: NoteMetadata; text: string } | null> {
     const meta = this.host.metadata(path);
-    if (!meta) { this.byNote.delete(path); return; }
-    let text: string;
-    try { text = await this.host.readText(path); } catch { this.byNote.delete(path); return; }
-    const tasks = tasksOfNote(text, meta).map((t) => ({ ...t, path }));
+    if (!meta) return null;
+    try { return { meta, text: await this.host.readText(path) }; } catch { return null; }
+  }
+
+  private scanned(path: string, read: { meta: NoteMetadata; text: string } | null): void {
+    const tasks = read ? tasksOfNote(read.text, read.meta).map((t) => ({ ...t, path })) : [];
     if (tasks.length) this.byNote.set(path, tasks); else this.byNote.delete(path);
   }
 

@@ -12,6 +12,7 @@ import { ObsidianHost } from '../../src/host/obsidian/obsidianHost.js';
 import { GraphService } from '../../src/graph/service.js';
 import { LinkGraph } from '../../src/graph/linkGraph.js';
 import { TaskService } from '../../src/tasks/service.js';
+import { FileList } from '../../src/host/obsidian/fileList.js';
 import type { App } from 'obsidian';
 
 function hostOn(vault: string, clock?: () => number) {
@@ -183,6 +184,20 @@ for (const [label, clock] of [['', undefined], [' (events delivered in slices)',
 });
 
 /** Until the host has delivered every queued event (pendingCount counts them). */
+/** The app then reports a folder moved or deleted under `folder` by the folder's event alone (none for
+ *  what is under it); null reports everything again. */
+function reportOnlyFolders(app: fake.App): (folder: string | null) => void {
+  const trigger = app.vault.trigger.bind(app.vault);
+  let dropUnder: string | null = null;
+  app.vault.trigger = (name: string, ...data: unknown[]) => {
+    const f = data[0] as fake.TAbstractFile;
+    const old = name === 'rename' ? (data[1] as string) : f.path;
+    if (dropUnder !== null && old.startsWith(`${dropUnder}/`)) return;
+    trigger(name, ...data);
+  };
+  return (folder) => { dropUnder = folder; };
+}
+
 async function drained(host: ObsidianHost): Promise<void> {
   while (host.pendingCount() > 0) await new Promise((r) => setTimeout(r, 5));
 }
@@ -231,23 +246,57 @@ test('a folder moved or deleted without an event for each file under it: the lis
   const notes = () => walk(app).filter((x) => /\.md\|/i.test(x)).length;
   host.files();
   // An app that reports only the folder: drop the events of the files and folders under it.
-  const trigger = app.vault.trigger.bind(app.vault);
-  let dropUnder: string | null = null;
-  app.vault.trigger = (name: string, ...data: unknown[]) => {
-    const f = data[0] as fake.TAbstractFile;
-    const old = name === 'rename' ? (data[1] as string) : f.path;
-    if (dropUnder !== null && old.startsWith(`${dropUnder}/`)) return;
-    trigger(name, ...data);
-  };
-  dropUnder = 'F1';
+  const dropUnder = reportOnlyFolders(app);
+  dropUnder('F1');
   await app.vault.rename(app.vault.getFolderByPath('F1')!, 'F1 moved');
   assert.deepEqual(listed(host), walk(app), 'moved with the folder');
   assert.equal(host.noteCount(), notes());
-  dropUnder = 'F2';
+  dropUnder('F2');
   await app.vault.delete(app.vault.getFolderByPath('F2')!, true);
   assert.deepEqual(listed(host), walk(app), 'dropped with the folder');
   assert.equal(host.noteCount(), notes());
   assert.ok(!host.files().some((x) => x.path.startsWith('F2/')));
+});
+
+test('a folder move\'s closing scan of the kept list runs in slices (stops at its deadline, goes on later) and ends as the scan in one go', async () => {
+  // 5,000 files under A (the app reports only the folder: the scan finds them all), 100 under B.
+  const mk = (path: string) => Object.assign(new fake.TFile(), { path, stat: { size: path.length, mtime: 1, ctime: 1 } });
+  const files = [...Array.from({ length: 5000 }, (_, i) => mk(`A/s${i % 7}/N${i}.md`)), ...Array.from({ length: 100 }, (_, i) => mk(`B/N${i}.md`))];
+  const isFile = ((f: unknown) => f instanceof fake.TFile) as never;
+  const moveA = (list: FileList) => list.apply({ type: 'rename', file: Object.assign(new fake.TFolder(), { path: 'Z' }), path: 'Z', oldPath: 'A', task: 1 } as never);
+  let t = 0;
+  const sliced = new FileList(() => files as never, isFile, () => (t += 1));
+  const whole = new FileList(() => files as never, isFile, () => 0);
+  await Promise.all([sliced.build(), whole.build()]);
+  moveA(sliced);
+  moveA(whole);
+  assert.equal(whole.flushHeld(), true, 'without a deadline it finishes');
+  let calls = 1;
+  const first = sliced.flushHeld(t);
+  assert.equal(first, false, 'a scan of 5,100 entries stops at its deadline');
+  assert.ok([...sliced.map().keys()].some((k) => k.startsWith('A/')), 'nothing moved before the scan is over');
+  while (!sliced.flushHeld(t + 1)) calls++;
+  assert.ok(calls > 2, `went on over several calls (${calls})`);
+  const keys = (l: FileList) => [...l.map().keys()].sort();
+  assert.deepEqual(keys(sliced), keys(whole));
+  assert.equal(keys(sliced).filter((k) => k.startsWith('Z/')).length, 5000);
+  assert.equal(sliced.noteCount(), whole.noteCount());
+});
+
+test('updates that come while a folder move\'s closing scan is still going on wait for it (a file created at the old path is not moved along)', async () => {
+  const { app, host } = hostOn(vaultOf(3000), fastClock());
+  await host.ready();
+  host.files();
+  const dropUnder = reportOnlyFolders(app);
+  dropUnder('F1');
+  await app.vault.rename(app.vault.getFolderByPath('F1')!, 'F1 moved');
+  dropUnder(null);
+  await app.vault.createFolder('F1');
+  await app.vault.create('F1/New.md', '# New\n');
+  await drained(host);
+  assert.deepEqual(listed(host), walk(app));
+  assert.ok(listed(host).some((x) => x.startsWith('F1/New.md|')), 'the new file stays where it was created');
+  assert.equal(listed(host).filter((x) => x.startsWith('F1 moved/')).length, 600);
 });
 
 test('close() drops the events still queued: no listener runs after it', async () => {

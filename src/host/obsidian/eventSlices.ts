@@ -14,8 +14,10 @@ export interface EventSlicesOptions<E, Op> {
   deliver: (e: E) => void;
   /** Applies one file-list update. */
   apply: (op: Op) => void;
-  /** Every queued update has been applied. */
-  opsDone: () => void;
+  /** Every queued update has been applied: the work that follows them (a folder move's closing scan of
+   *  the file list), until `deadline` (clock) if given. False when it stopped there (called again later,
+   *  before any newer update is applied). */
+  opsDone: (deadline?: number) => boolean;
 }
 
 export class EventSlices<E, Op> {
@@ -27,6 +29,8 @@ export class EventSlices<E, Op> {
   private inTask = false;
   private taskStart = 0;
   private closed = false;
+  /** opsDone's work stopped at its deadline: updates wait for it as for queued ones. */
+  private finishing = false;
   /** The app's current task: a counter bumped at the first event of each. */
   task = 0;
 
@@ -36,7 +40,7 @@ export class EventSlices<E, Op> {
   within(): boolean {
     // Once anything waits, nothing more runs at once in this task: no clock reading needed (a folder
     // rename of 100k notes asks this for each of them inside the app's own task).
-    if (this.inTask && (this.eventsHead < this.events.length || this.opsHead < this.ops.length)) return false;
+    if (this.inTask && (this.eventsHead < this.events.length || this.hasOps())) return false;
     const t = this.o.clock();
     if (!this.inTask) {
       this.inTask = true;
@@ -44,7 +48,7 @@ export class EventSlices<E, Op> {
       this.taskStart = t;
       queueMicrotask(() => { this.inTask = false; });
     }
-    if (this.eventsHead < this.events.length || this.opsHead < this.ops.length) return false;
+    if (this.eventsHead < this.events.length || this.hasOps()) return false;
     return t - this.taskStart < SLICE_MS;
   }
 
@@ -64,11 +68,15 @@ export class EventSlices<E, Op> {
   }
 
   hasOps(): boolean {
-    return this.opsHead < this.ops.length;
+    return this.opsHead < this.ops.length || this.finishing;
   }
 
-  /** Applies queued updates in order, until `deadline` (clock) if given. */
+  /** Applies queued updates in order (and what follows them), until `deadline` (clock) if given. */
   applyOps(deadline?: number): void {
+    if (this.finishing) {
+      this.finishing = !this.o.opsDone(deadline);
+      if (this.finishing) return;
+    }
     while (this.opsHead < this.ops.length) {
       this.o.apply(this.ops[this.opsHead++]);
       if (deadline !== undefined && this.o.clock() >= deadline) break;
@@ -76,7 +84,7 @@ export class EventSlices<E, Op> {
     if (this.opsHead === this.ops.length) {
       this.ops = [];
       this.opsHead = 0;
-      this.o.opsDone();
+      this.finishing = !this.o.opsDone(deadline);
     }
   }
 

@@ -237,6 +237,7 @@ export class Vault extends Events {
     this.checkParent(newPath);
     const oldPath = file.path;
     await fs.rename(join(this.basePath, oldPath), join(this.basePath, newPath));
+    const start = performance.now();
     const moved: [TAbstractFile, string][] = [];
     // Move the item, then (for a folder) every descendant under its new path; one event each.
     const move = (f: TAbstractFile, to: string) => {
@@ -255,7 +256,11 @@ export class Vault extends Events {
     };
     move(file, newPath);
     for (const [f, from] of moved) this.trigger('rename', f, from);
+    this.lastRenameTask = [start, performance.now()];
   }
+
+  /** The last rename's synchronous part (the app's one task: its moves and every listener), for the bench. */
+  lastRenameTask: [number, number] | null = null;
 
   private forget(file: TAbstractFile): TAbstractFile[] {
     const gone: TAbstractFile[] = [];
