@@ -25,7 +25,7 @@ import {
 } from './feed.js';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { decodeUtf8Lines } from '../services/utf8Slices.js';
-import { Slicer } from '../services/slicer.js';
+import { Slicer, SLICE_MS } from '../services/slicer.js';
 import { nextTurn } from '../core/turns.js';
 
 export const FEED_FILE = 'changes.jsonl';
@@ -411,9 +411,11 @@ export class ChangeService {
     const created: { path: string; h: string | null }[] = [];
     const deleted: { path: string; h: string | null }[] = [];
     const modified: string[] = [];
-    let n = 0;
+    // A turn whenever the slice is spent, looked at after every note: each may be read and hashed (64
+    // notes between turns made 40-60 ms blocks at 100k notes).
+    const perNote = new Slicer(undefined, SLICE_MS, 1);
     for (const d of diffs) {
-      if (++n % 64 === 0) await nextTurn();
+      if (perNote.due()) await perNote.pause();
       const st = this.host.stat(d.path);
       if (d.kind === 'deleted') { deleted.push({ path: d.path, h: prev.get(d.path)!.h }); this.state.delete(d.path); continue; }
       if (!st) continue;
@@ -440,7 +442,7 @@ export class ChangeService {
 
   /** First start: hash every note once (in slices that yield) so later touches can be told from edits. */
   private async hashBaseline(): Promise<void> {
-    let n = 0;
+    const slicer = new Slicer(undefined, SLICE_MS, 1); // a note's read and hash per clock reading (see the start)
     const same = (a: { mtime: number; size: number } | null, st: NoteState) => !!a && a.mtime === st.m && a.size === st.s;
     for (const [path, st] of [...this.state]) {
       if (this.stopped) return;
@@ -452,7 +454,7 @@ export class ChangeService {
       const h = await this.hashOf(path);
       const cur = this.state.get(path);
       if (cur && cur.m === st.m && cur.s === st.s && !cur.h && same(this.host.stat(path), st)) this.state.set(path, { ...cur, h });
-      if (++n % 32 === 0) await nextTurn();
+      if (slicer.due()) await slicer.pause();
     }
     this.scheduleSave();
   }

@@ -56,25 +56,33 @@ export async function encodeIndex(header: unknown, ix: InvertedIndex, pause: Pau
     mtimes: ix.mtimes.slice(0, top), sizes: ix.sizes.slice(0, top), hashes: ix.hashes.slice(0, top * 32),
     paths: ix.paths.slice(0, top), titles: ix.titles.slice(0, top), aliases: ix.aliases.slice(0, top), lengths: ix.lengths.slice(0, top * NF),
   };
+  { const w = pause(); if (w) await w; } // the snapshot is taken; the allocations below may wait a turn
   const dense = new Int32Array(top).fill(-1);
-  const paths: string[] = [];
-  const titles: string[] = [];
+  // Sized up front: grown by push, the two 100k-item arrays were copied (and their old stores collected)
+  // inside the loop's slices.
+  let nLive = 0;
+  for (let id = 0; id < top; id++) if (live[id]) nLive++;
+  const paths = new Array<string>(nLive);
+  const titles = new Array<string>(nLive);
+  let n = 0;
   const aliases: [number, string][] = [];
   const lengthsAll = new Uint32Array(top * NF);
   let nLengths = 0;
   const records = new Uint8Array(top * RECORD);
   const rv = new DataView(records.buffer);
+  const hashes = snap.hashes;
   for (let id = 0; id < top; id++) {
-    if ((id & 4095) === 4095) { const w = pause(); if (w) await w; }
+    if ((id & 1023) === 1023) { const w = pause(); if (w) await w; }
     if (!live[id]) continue;
-    const r = paths.length * RECORD;
+    const r = n * RECORD;
     rv.setFloat64(r, snap.mtimes[id], true);
     rv.setFloat64(r + 8, snap.sizes[id], true);
-    records.set(snap.hashes.subarray(id * 32, id * 32 + 32), r + 16);
-    dense[id] = paths.length;
-    if (snap.aliases[id]) aliases.push([paths.length, snap.aliases[id]]);
-    paths.push(snap.paths[id]!);
-    titles.push(snap.titles[id]);
+    for (let k = 0, h = id * 32; k < 32; k++) records[r + 16 + k] = hashes[h + k]; // no view object per note
+    dense[id] = n;
+    if (snap.aliases[id]) aliases.push([n, snap.aliases[id]]);
+    paths[n] = snap.paths[id]!;
+    titles[n] = snap.titles[id];
+    n++;
     for (let f = 0; f < NF; f++) lengthsAll[nLengths++] = snap.lengths[id * NF + f];
   }
   const lengths = lengthsAll.subarray(0, nLengths);
@@ -82,16 +90,21 @@ export async function encodeIndex(header: unknown, ix: InvertedIndex, pause: Pau
   const c = new PostingCursor();
   const terms: string[] = [];
   const termIds: number[] = [];
-  /** Per kept term and field: postings, bytes and highest note in the file (renumbered). */
-  const counts: number[] = [];
-  const sizes: number[] = [];
-  const lasts: number[] = [];
+  /** Per kept term and field (kept term i at i * NF + f): postings, bytes and highest note in the file
+   *  (renumbered). Typed arrays sized for every term (plain arrays grown by push cost 10 ns an item, three
+   *  items per term and field at every save); a term indexed during the save's pauses grows them. */
+  let counts = new Uint32Array((ix.lexicon.ids.size + 1024) * NF);
+  let sizes = new Uint32Array(counts.length);
+  let lasts = new Uint32Array(counts.length);
+  let kept = 0;
+  { const wait = pause(); if (wait) await wait; }
   let dirWords = 0;
   let listBytes = 0;
   // The clock is read (pause) after about WORK postings: a common word has one per note.
   let work = 0;
   for (const [t, id] of ix.lexicon.ids) {
     let fields = 0;
+    if (kept + NF > counts.length) [counts, sizes, lasts] = [counts, sizes, lasts].map((a) => { const b = new Uint32Array(a.length * 2); b.set(a); return b; });
     for (let f = 0; f < NF; f++) {
       store.open(id * NF + f, c);
       let k = 0;
@@ -104,13 +117,14 @@ export async function encodeIndex(header: unknown, ix: InvertedIndex, pause: Pau
         prev = d;
         k++;
       }
-      counts.push(k);
-      sizes.push(bytes);
-      lasts.push(prev);
+      counts[kept + f] = k;
+      sizes[kept + f] = bytes;
+      lasts[kept + f] = prev;
       work += store.size(id * NF + f);
       if (k) { fields++; listBytes += bytes; }
     }
-    if (fields) { terms.push(t); termIds.push(id); dirWords += 1 + 4 * fields; } else { counts.length -= NF; sizes.length -= NF; lasts.length -= NF; }
+    // A term with no live posting left takes no entry: the next term writes over its fields.
+    if (fields) { terms.push(t); termIds.push(id); dirWords += 1 + 4 * fields; kept += NF; }
     if ((work += 8) > WORK) { work = 0; const w = pause(); if (w) await w; }
   }
   const meta: Meta = { format: FORMAT, fields: [...FIELDS], paths, titles, aliases, terms };

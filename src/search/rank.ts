@@ -276,6 +276,9 @@ async function pageWith(ix: InvertedIndex, q: ParsedQuery, leaves: ParsedQuery['
       if ((i & 511) === 511) { const wait = opts.pause?.(); if (wait) await wait; }
     }
   } else {
+    // Each pass below goes over every candidate (100k for a word in every note: 10-20 ms each), so a
+    // slice that is spent ends before it rather than running on through the rest of the query.
+    { const wait = opts.pause?.(); if (wait) await wait; }
     boundedTitleBonus(cands, scratch, want, titleOrAlias, tLeaves.map((l) => leafIndex.get(`${l.prefix ? 'p' : 't'}:${l.term}`) ?? -1), has, titleBonus);
   }
   // Phrases: verify word adjacency on the text of the candidates that need it (bounded).
@@ -291,7 +294,9 @@ async function pageWith(ix: InvertedIndex, q: ParsedQuery, leaves: ParsedQuery['
   } else if (phraseAlts.length) {
     for (const doc of phraseNeeds.keys()) matchedAll[doc] = 0;
   }
+  { const wait = opts.pause?.(); if (wait) await wait; }
   const { page, total, totalAll, offset } = selectPage(cands, scratch, (doc) => ix.paths[doc]!, opts.limit ?? Infinity, opts.after);
+  { const wait = opts.pause?.(); if (wait) await wait; }
   const foundBy = termsOnPage(ix, page, expanded, has);
   const hits: Hit[] = page.map((doc, i) => {
     const fields = FIELDS.filter((_, f) => fieldMask[doc] & (1 << f));

@@ -220,8 +220,17 @@ test('a folder rename reported in one task of the app reaches listeners in later
     if (e.type === 'rename') got.push(`${e.oldPath} > ${e.path}`);
   });
   await app.vault.createFolder('K');
+  // In the app's own task, once its event slice is spent, the host only records each event (rawEvents.ts):
+  // no file-list update is even queued for most of them until a later slice.
+  const slices = (host as unknown as { slices: { op: (...a: unknown[]) => void } }).slices;
+  const queue = slices.op.bind(slices);
+  let opsInAppTask = 0;
+  let inAppTask = true;
+  slices.op = (...a: unknown[]) => { if (inAppTask) opsInAppTask++; queue(...a); };
   await app.vault.rename(app.vault.getFolderByPath('F0')!, 'K/F0 moved');
+  inAppTask = false; // the rename's task is over (nothing the host scheduled has run yet: timers come later)
   assert.equal(expected.length, 60);
+  assert.ok(opsInAppTask < 10, `file-list updates made inside the app's task: ${opsInAppTask} of 61 events`);
   assert.ok(got.length < expected.length, `not all delivered in the app's task (${got.length} of ${expected.length})`);
   assert.ok(host.pendingCount() > 0, 'queued events count as pending');
   assert.deepEqual(listed(host), walk(app), 'files() answers the app\'s state while events are still queued');
@@ -238,6 +247,10 @@ test('a folder rename reported in one task of the app reaches listeners in later
   assert.equal(after.at(-1), 'modify K2/F0 moved/N0.md');
   assert.equal(after.filter((x) => x.startsWith('rename ')).length, 60);
   assert.equal(f.path, 'K2/F0 moved/N0.md');
+  // Nothing asked for files() during that second move: the folder's closing scan waited for the files' own
+  // events (recorded, then handled in later slices) and found nothing left to move.
+  assert.equal((host as unknown as { fileList: FileList }).fileList.scanMoved, 0, 'the closing scans moved nothing');
+  assert.deepEqual(listed(host), walk(app));
 });
 
 test('a folder moved or deleted without an event for each file under it: the list still equals a fresh walk', async () => {
@@ -284,10 +297,17 @@ test('a folder move\'s closing scan of the kept list runs in slices (stops at it
 });
 
 test('updates that come while a folder move\'s closing scan is still going on wait for it (a file created at the old path is not moved along)', async () => {
-  const { app, host } = hostOn(vaultOf(3000), fastClock());
+  // 5 ms per clock reading: the scan (a reading per 1,024 entries) passes its slice's deadline.
+  let t = 0;
+  const { app, host } = hostOn(vaultOf(3000), () => (t += 5));
   await host.ready();
   host.files();
   const dropUnder = reportOnlyFolders(app);
+  // The host's closing scan (3,000 entries) must stop at its slice's deadline at least once.
+  const list = (host as unknown as { fileList: FileList }).fileList;
+  const scan = list.flushHeld.bind(list);
+  let stopped = 0;
+  list.flushHeld = (deadline?: number) => { const done = scan(deadline); if (!done) stopped++; return done; };
   dropUnder('F1');
   await app.vault.rename(app.vault.getFolderByPath('F1')!, 'F1 moved');
   dropUnder(null);
@@ -297,6 +317,7 @@ test('updates that come while a folder move\'s closing scan is still going on wa
   assert.deepEqual(listed(host), walk(app));
   assert.ok(listed(host).some((x) => x.startsWith('F1/New.md|')), 'the new file stays where it was created');
   assert.equal(listed(host).filter((x) => x.startsWith('F1 moved/')).length, 600);
+  assert.ok(stopped > 0, 'the scan went on over several slices');
 });
 
 test('close() drops the events still queued: no listener runs after it', async () => {

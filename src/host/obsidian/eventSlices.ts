@@ -12,12 +12,16 @@ export interface EventSlicesOptions<E, Op> {
   clock: () => number;
   /** Hands one event to the listeners. */
   deliver: (e: E) => void;
-  /** Applies one file-list update. */
-  apply: (op: Op) => void;
+  /** Applies one file-list update; false when work it needs first stopped at `deadline` (clock): it is
+   *  then not applied yet, and handed again at the next call. */
+  apply: (op: Op, deadline?: number) => boolean;
   /** Every queued update has been applied: the work that follows them (a folder move's closing scan of
    *  the file list), until `deadline` (clock) if given. False when it stopped there (called again later,
    *  before any newer update is applied). */
   opsDone: (deadline?: number) => boolean;
+  /** Events recorded upstream and not handed over yet (rawEvents.ts): while any wait, the updates are
+   *  not done (a folder move's run goes on in them). */
+  upstream?: () => number;
 }
 
 export class EventSlices<E, Op> {
@@ -62,7 +66,7 @@ export class EventSlices<E, Op> {
 
   /** A file-list update: applied now when `now` (the caller asked within()), else queued. */
   op(op: Op, now: boolean): void {
-    if (now) { this.o.apply(op); return; }
+    if (now) { this.o.apply(op); return; } // no deadline: always applied
     this.ops.push(op);
     this.schedule();
   }
@@ -78,14 +82,20 @@ export class EventSlices<E, Op> {
       if (this.finishing) return;
     }
     while (this.opsHead < this.ops.length) {
-      this.o.apply(this.ops[this.opsHead++]);
+      if (!this.o.apply(this.ops[this.opsHead], deadline)) return;
+      this.opsHead++;
       if (deadline !== undefined && this.o.clock() >= deadline) break;
     }
     if (this.opsHead === this.ops.length) {
       this.ops = [];
       this.opsHead = 0;
-      this.finishing = !this.o.opsDone(deadline);
+      if (!this.o.upstream?.()) this.finishing = !this.o.opsDone(deadline);
     }
+  }
+
+  /** The upstream queue has emptied: a slice finishes what follows the updates (opsDone). */
+  wake(): void {
+    this.schedule();
   }
 
   /** Events not handed to the listeners yet. */

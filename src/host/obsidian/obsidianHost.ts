@@ -10,7 +10,8 @@ import { FsDataStore } from '../fsDataStore.js';
 import { ObsidianWriter } from './obsidianWriter.js';
 import { NON_ASCII, appNormalizePath, hidden, nfc, pluginDataDir, vaultBasePath } from './paths.js';
 import { RealPathGate } from './realPaths.js';
-import { EventSlices } from './eventSlices.js';
+import { EventSlices, SLICE_MS } from './eventSlices.js';
+import { RawEvents, type RawEvent } from './rawEvents.js';
 import { Slicer } from '../../services/slicer.js';
 import { nextTurn } from '../../core/turns.js';
 import { FileList, statOf, type StatOp } from './fileList.js';
@@ -95,7 +96,8 @@ export class ObsidianHost implements VaultHost {
     this.now = opts.now ?? Date.now;
     this.clock = opts.clock ?? (() => performance.now());
     this.fileList = new FileList(() => opts.app.vault.getFiles(), (f): f is TFile => f instanceof this.TFile, this.clock);
-    this.slices = new EventSlices({ clock: this.clock, deliver: (e) => this.deliver(e), apply: (op) => this.fileList.apply(op), opsDone: () => this.fileList.flushHeld() });
+    this.slices = new EventSlices({ clock: this.clock, deliver: (e) => this.deliver(e), apply: (op, deadline) => this.fileList.apply(op, deadline), opsDone: (deadline) => this.fileList.flushHeld(deadline), upstream: () => this.raw.size });
+    this.raw = new RawEvents({ clock: this.clock, sliceMs: SLICE_MS, handle: (e) => this.handleRaw(e), emptied: () => this.slices.wake() });
     const v = opts.app.vault;
     const mc = opts.app.metadataCache;
     this.name = v.getName();
@@ -122,6 +124,8 @@ export class ObsidianHost implements VaultHost {
   /** What follows from each vault event, at once or in timer slices (see eventSlices.ts). Queued events
    *  count in pendingCount(); files() applies queued updates of the kept list before it answers. */
   private readonly slices: EventSlices<VaultEvent, StatOp>;
+  /** Events recorded once the app's task has spent its event slice, handled later in order (rawEvents.ts). */
+  private readonly raw: RawEvents;
 
   private emit(e: VaultEvent): void {
     if (!this.closed) this.slices.event(e);
@@ -136,11 +140,21 @@ export class ObsidianHost implements VaultHost {
   private onVault(type: 'create' | 'modify' | 'delete' | 'rename', f: TAbstractFile, oldPath?: string): void {
     this.dropLinks();
     if (type !== 'modify') this.byNfc = null;
-    this.trackStat(type, f, oldPath);
-    // A path created or moved in is judged by the symlink rule (RealPathGate.observe).
+    // A path created or moved in is judged by the symlink rule at once (RealPathGate.observe).
     if ((type === 'create' || type === 'rename') && !hidden(f.path)) void this.gate.observe(f.path, type === 'rename' ? oldPath : undefined);
-    if (!(f instanceof this.TFile) || hidden(f.path)) return;
-    const path = nfc(f.path);
+    if (this.raw.size > 0 || !this.slices.within()) {
+      if (!this.fileList.kept) this.fileList.miss();
+      this.raw.record({ kind: type, file: f, path: f.path, oldPath, task: this.slices.task });
+      return;
+    }
+    this.vaultEvent(type, f, f.path, oldPath, this.slices.task, true);
+  }
+
+  /** One vault event's bookkeeping, with the file's path as the app reported it (`fpath`). */
+  private vaultEvent(type: 'create' | 'modify' | 'delete' | 'rename', f: TAbstractFile, fpath: string, oldPath: string | undefined, task: number, atOnce: boolean): void {
+    this.trackStat(type, f, fpath, oldPath, task, atOnce);
+    if (!(f instanceof this.TFile) || hidden(fpath)) return;
+    const path = nfc(fpath);
     if (type === 'delete') {
       this.pending.delete(path);
       this.unresolvedChange.delete(path);
@@ -161,6 +175,12 @@ export class ObsidianHost implements VaultHost {
     this.emit({ type, path });
   }
 
+  private handleRaw(e: RawEvent): void {
+    if (e.kind === 'changed') this.changed(e.path);
+    else if (e.kind === 'resolved') this.resolved();
+    else this.vaultEvent(e.kind, e.file!, e.path, e.oldPath, e.task, false);
+  }
+
   private dropLinks(): void {
     this.links = null;
     this.linkGen++;
@@ -168,7 +188,13 @@ export class ObsidianHost implements VaultHost {
 
   private onChanged(f: TFile): void {
     this.dropLinks();
-    const path = nfc(f.path);
+    // Behind events still recorded, to keep the app's order.
+    if (this.raw.size > 0) this.raw.record({ kind: 'changed', file: f, path: f.path, oldPath: undefined, task: this.slices.task });
+    else this.changed(f.path);
+  }
+
+  private changed(fpath: string): void {
+    const path = nfc(fpath);
     this.pending.delete(path);
     this.unresolvedChange.set(path, this.now());
     this.emit({ type: 'metadata', path });
@@ -176,6 +202,11 @@ export class ObsidianHost implements VaultHost {
 
   private onResolved(): void {
     this.dropLinks();
+    if (this.raw.size > 0) this.raw.record({ kind: 'resolved', file: null, path: '', oldPath: undefined, task: this.slices.task });
+    else this.resolved();
+  }
+
+  private resolved(): void {
     this.unresolvedChange.clear();
     this.emit({ type: 'resolved' });
     this.readyCheck?.();
@@ -273,7 +304,7 @@ export class ObsidianHost implements VaultHost {
     this.prune(this.unresolvedChange);
     const changed = new Set([...this.pending.keys(), ...this.unresolvedChange.keys()]);
     // Events still queued for the indexes (a folder rename delivered in slices): not fresh yet.
-    const queued = this.slices.undelivered();
+    const queued = this.slices.undelivered() + this.raw.size;
     if (!this.initialDone || this.staleAfterBound) {
       const missing = this.missingCaches();
       if (missing === 0) { this.initialDone = true; this.staleAfterBound = false; }
@@ -313,13 +344,14 @@ export class ObsidianHost implements VaultHost {
 
   /** Keeps the file list in step with one vault event: at once within the task's slice, else queued.
    *  A folder moved or deleted always waits for a slice, and with it every event after it. */
-  private trackStat(type: 'create' | 'modify' | 'delete' | 'rename', f: TAbstractFile, oldPath?: string): void {
+  private trackStat(type: 'create' | 'modify' | 'delete' | 'rename', f: TAbstractFile, path: string, oldPath: string | undefined, task: number, atOnce: boolean): void {
     if (!this.fileList.kept) { this.fileList.miss(); return; }
-    const now = this.slices.within() && (f instanceof this.TFile || type === 'create' || type === 'modify');
-    this.slices.op({ type, file: f, path: f.path, oldPath: oldPath ?? '', task: this.slices.task }, now);
+    const now = atOnce && this.slices.within() && (f instanceof this.TFile || type === 'create' || type === 'modify');
+    this.slices.op({ type, file: f, path, oldPath: oldPath ?? '', task }, now);
   }
 
   files(): FileStat[] {
+    if (this.raw.size > 0) this.raw.drain();
     if (this.slices.hasOps()) this.slices.applyOps();
     const all = this.fileList.all();
     // A copy: callers sort and filter what they get.
@@ -461,6 +493,7 @@ export class ObsidianHost implements VaultHost {
     this.closed = true;
     this.readyCheck?.();
     this.listeners.clear();
+    this.raw.close();
     this.slices.close();
   }
 }

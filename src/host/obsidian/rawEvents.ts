@@ -1,0 +1,53 @@
+// The app's events recorded now, handled later. The app reports a folder rename as one event per file
+// under it, all in one task of its thread: at 100k notes even a few Map operations and two objects per
+// event (the host's bookkeeping) added 57-130 ms to that task. Once the task has spent its event slice
+// (EventSlices.within() says no), each event is only recorded here, with the paths and the app's task as
+// they are at that moment, and handled in order in timer slices; while any wait, every later event waits
+// behind them, so listeners still see the app's order. files() handles them all at once first.
+import type { TAbstractFile } from 'obsidian';
+
+export type RawKind = 'create' | 'modify' | 'delete' | 'rename' | 'changed' | 'resolved';
+
+/** One event as the app reported it: `path` is the file's path then (it may move again before handling). */
+export interface RawEvent { kind: RawKind; file: TAbstractFile | null; path: string; oldPath: string | undefined; task: number }
+
+export class RawEvents {
+  private queue: RawEvent[] = [];
+  private head = 0;
+  private timer: number | null = null;
+  private closed = false;
+
+  constructor(private readonly o: { clock: () => number; sliceMs: number; handle: (e: RawEvent) => void; emptied: () => void }) {}
+
+  get size(): number {
+    return this.queue.length - this.head;
+  }
+
+  record(e: RawEvent): void {
+    if (this.closed) return;
+    this.queue.push(e);
+    this.timer ??= window.setTimeout(() => { this.timer = null; this.drain(this.o.clock() + this.o.sliceMs); }, 0);
+  }
+
+  /** Handles recorded events in order, until `deadline` (clock) if given. */
+  drain(deadline?: number): void {
+    while (this.head < this.queue.length && !this.closed) {
+      this.o.handle(this.queue[this.head++]);
+      if (deadline !== undefined && (this.head & 63) === 0 && this.o.clock() >= deadline) break;
+    }
+    if (this.head >= this.queue.length) {
+      const had = this.head > 0;
+      this.queue = [];
+      this.head = 0;
+      if (had && !this.closed) this.o.emptied();
+    } else this.timer ??= window.setTimeout(() => { this.timer = null; this.drain(this.o.clock() + this.o.sliceMs); }, 0);
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer !== null) window.clearTimeout(this.timer);
+    this.timer = null;
+    this.queue = [];
+    this.head = 0;
+  }
+}
