@@ -8,12 +8,23 @@ import type { Pause } from './persist.js';
 
 export type Op = 'upsert' | 'refresh' | 'delete';
 
+/** The index's queue of notes to update: a Map, or the service's ShardedMap (a 130k-entry Map grows by
+ *  rehashing every entry in one set(): 44 ms inside a folder rename's event slice at 100k notes). */
+export interface OpQueue {
+  readonly size: number;
+  has(k: string): boolean;
+  get(k: string): Op | undefined;
+  set(k: string, v: Op): unknown;
+  delete(k: string): boolean;
+  [Symbol.iterator](): Iterator<[string, Op]>;
+}
+
 /**
  * Queues every note of the host's list for a build, in slices (100k notes in one go was an 85 ms
  * block). A note already queued keeps its op (an event meanwhile knows better than the list). Stops,
  * returning false, when `current()` turns false at a pause (the index was rebuilt again or stopped).
  */
-export async function queueAll(host: VaultHost, queue: Map<string, Op>, pause: Pause, current: () => boolean): Promise<boolean> {
+export async function queueAll(host: VaultHost, queue: OpQueue, pause: Pause, current: () => boolean): Promise<boolean> {
   const files = host.files();
   for (let i = 0; i < files.length; i++) {
     if ((i & 1023) === 1023) {
@@ -28,7 +39,7 @@ export async function queueAll(host: VaultHost, queue: Map<string, Op>, pause: P
 }
 
 /** Queues the differences into `queue`; drops skipped notes that are gone from `skipped`. Returns how many were queued. */
-export async function queueDifferences(ix: InvertedIndex, skipped: Map<string, string>, host: VaultHost, queue: Map<string, Op>, pause: Pause): Promise<number> {
+export async function queueDifferences(ix: InvertedIndex, skipped: Map<string, string>, host: VaultHost, queue: OpQueue, pause: Pause): Promise<number> {
   let n = 0;
   let known = 0;
   const notes = host.files();

@@ -27,6 +27,7 @@ import { nextTurn } from '../core/turns.js';
 import { readAllAhead } from '../core/readAhead.js';
 import { getSegmenter, segmenterMade } from './text.js';
 import { ReadGate } from './readGate.js';
+import { ShardedMap } from '../core/shardedMap.js';
 
 export const INDEX_FILE = 'keyword-index.bin';
 /** The JSON file of schema 1 (MiniSearch's own serialization); removed after the first save. */
@@ -54,9 +55,8 @@ export interface KeywordServiceOptions {
   saveDelayMs?: number;
 }
 
-const SLICE_MS = 12;
+const SLICE_MS = 12, BATCH = 32;
 const slicer = () => slicePause(SLICE_MS);
-const BATCH = 32;
 /** Searches drain a queue this small before answering, so a caller's own writes are visible. */
 const INLINE_DRAIN = 64;
 
@@ -64,7 +64,7 @@ export class KeywordService implements KeywordRanker {
   private analyzer: Analyzer;
   private ix: InvertedIndex;
   private skipped = new Map<string, string>();
-  private queue = new Map<string, Op>();
+  private queue = new ShardedMap<Op>(); // sharded: a Map of 130k queued notes rehashed in one set()
   private state: 'loading' | 'building' | 'ready' = 'loading';
   private draining: Promise<void> | null = null;
   private readonly debounce = new Debounce(() => void this.drain());
