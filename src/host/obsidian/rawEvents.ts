@@ -32,7 +32,7 @@ export class RawEvents {
   /** Handles recorded events in order, until `deadline` (clock) if given. */
   drain(deadline?: number): void {
     while (this.head < this.queue.length && !this.closed) {
-      this.o.handle(this.queue[this.head++]);
+      try { this.o.handle(this.queue[this.head++]); } catch { /* one event's failure must not stall the rest */ }
       if (deadline !== undefined && (this.head & 63) === 0 && this.o.clock() >= deadline) break;
     }
     if (this.head >= this.queue.length) {
