@@ -219,8 +219,7 @@ export class KeywordService implements KeywordRanker {
 
   private async drainLoop(): Promise<void> {
     if (!segmenterMade()) { await nextTurn(); getSegmenter(); await nextTurn(); }
-    let sliceStart = Date.now();
-    const pause = () => (Date.now() - sliceStart > SLICE_MS ? nextTurn().then(() => { sliceStart = Date.now(); }) : null);
+    const pause = slicer(); // one slice budget for reading, analysing and indexing alike
     const take = (): Promise<Update[]> | null => {
       const batch: [string, Op][] = [];
       for (const entry of this.queue) {
@@ -245,11 +244,11 @@ export class KeywordService implements KeywordRanker {
           for (;;) {
             if (this.reads.busy) await this.reads.clear();
             if (steps.next().done) break;
-            if (Date.now() - sliceStart > SLICE_MS) { await nextTurn(); sliceStart = Date.now(); }
+            { const wait = pause(); if (wait) await wait; }
           }
         }
         this.progress.done++;
-        if (Date.now() - sliceStart > SLICE_MS) { await nextTurn(); sliceStart = Date.now(); }
+        { const wait = pause(); if (wait) await wait; }
         if (this.stopped) return;
       }
       pending ??= take();

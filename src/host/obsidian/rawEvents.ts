@@ -26,6 +26,11 @@ export class RawEvents {
   record(e: RawEvent): void {
     if (this.closed) return;
     this.queue.push(e);
+    this.schedule();
+  }
+
+  /** One timer slice of drain(), unless one is already due. */
+  private schedule(): void {
     this.timer ??= window.setTimeout(() => { this.timer = null; this.drain(this.o.clock() + this.o.sliceMs); }, 0);
   }
 
@@ -40,7 +45,7 @@ export class RawEvents {
       this.queue = [];
       this.head = 0;
       if (had && !this.closed) this.o.emptied();
-    } else this.timer ??= window.setTimeout(() => { this.timer = null; this.drain(this.o.clock() + this.o.sliceMs); }, 0);
+    } else this.schedule();
   }
 
   close(): void {
