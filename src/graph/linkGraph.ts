@@ -3,7 +3,18 @@
 // the raw rows but never count as an edge: a note is not its own backlink, neighbour or cure for
 // being an orphan. Row updates are incremental; a full rebuild is a pass over every row.
 
+import type { LinkRowMap } from '../host/port.js';
+
 export type LinkRows = Record<string, Record<string, number>>;
+
+/** Plain-object rows seen as a LinkRowMap (hosts without linkRows). */
+export function rowMapOf(rows: LinkRows): LinkRowMap {
+  return {
+    get: (k) => (Object.prototype.hasOwnProperty.call(rows, k) ? rows[k] : undefined),
+    keys: () => Object.keys(rows),
+    get size() { return Object.keys(rows).length; },
+  };
+}
 
 export class LinkGraph {
   /** source → target → link count (self-links excluded). */

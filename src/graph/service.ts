@@ -4,11 +4,11 @@
 // they schedule a full rebuild from the host's resolvedLinks; a re-parsed note ('metadata') only replaces its own row, re-resolved link by link. Work is lazy: events mark
 // what is dirty, the next query applies it. Rows re-parsed before the host finished resolving links
 // ('resolved') are applied again after it, so an early query never pins a half-resolved row.
-import type { VaultEvent, VaultHost } from '../host/port.js';
+import type { LinkRowMap, VaultEvent, VaultHost } from '../host/port.js';
 import type { NoteMetadata, ReferenceCache } from '../core/markdown/metadata.js';
 import { LinkIndex, linkNameKey, linkpathOf, nameKeyOf, resolveLinkpath, splitLink } from '../core/markdown/links.js';
 import { visibleIn } from '../services/scopedVault.js';
-import { LinkGraph, type LinkRows } from './linkGraph.js';
+import { LinkGraph, rowMapOf, type LinkRows } from './linkGraph.js';
 import { Slicer, SLICE_MS } from '../services/slicer.js';
 
 export type LinkKind = 'wikilink' | 'embed' | 'markdown' | 'frontmatter';
@@ -207,10 +207,10 @@ export class GraphService {
         // A host that copies its maps on demand (Obsidian) copies them in slices too.
         const { resolved, unresolved } = this.host.linkRows
           ? await this.host.linkRows(() => (slicer.due() ? slicer.pause() : undefined))
-          : { resolved: this.host.resolvedLinks(), unresolved: this.host.unresolvedLinks() };
+          : { resolved: rowMapOf(this.host.resolvedLinks()), unresolved: rowMapOf(this.host.unresolvedLinks()) };
         const g = new LinkGraph();
-        for (const source in resolved) { g.setRow(source, resolved[source], unresolved[source]); if (slicer.due()) await slicer.pause(); }
-        for (const source in unresolved) { if (!(source in resolved)) g.setRow(source, undefined, unresolved[source]); if (slicer.due()) await slicer.pause(); }
+        for (const source of resolved.keys()) { g.setRow(source, resolved.get(source), unresolved.get(source)); if (slicer.due()) await slicer.pause(); }
+        for (const source of unresolved.keys()) { if (resolved.get(source) === undefined) g.setRow(source, undefined, unresolved.get(source)); if (slicer.due()) await slicer.pause(); }
         this.installBuilt(g, resolved, unresolved, this.clock() - t0);
         continue;
       }
@@ -230,11 +230,11 @@ export class GraphService {
     }
   }
 
-  private installBuilt(g: LinkGraph, resolved: LinkRows, unresolved: LinkRows, ms: number): void {
+  private installBuilt(g: LinkGraph, resolved: LinkRowMap, unresolved: LinkRowMap, ms: number): void {
     this.graph = g;
     this.seen.clear();
-    if (this.host.linkRowsReplaced) for (const src of new Set([...Object.keys(resolved), ...Object.keys(unresolved)])) this.seen.set(src, [resolved[src], unresolved[src]]);
-    this.lastBuild = { ms, notes: Object.keys(resolved).length, edges: g.edgeCount() };
+    if (this.host.linkRowsReplaced) for (const src of new Set([...resolved.keys(), ...unresolved.keys()])) this.seen.set(src, [resolved.get(src), unresolved.get(src)]);
+    this.lastBuild = { ms, notes: resolved.size, edges: g.edgeCount() };
     this.version++;
   }
 

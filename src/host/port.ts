@@ -52,6 +52,10 @@ export interface VaultHost {
    *  survey). Tool calls wait for it: before it, a path behind a refused link would be listed by the
    *  app yet refused on read, an answer that differs from a missing path's. */
   linksJudged?(): Promise<void>;
+  /** Resolves once events the host recorded to handle later (the in-app host, after a big move) are
+   *  handled in their own slices, so the files() a tool call makes next has none left to handle at once.
+   *  Tool calls wait for it; bounded, so an app that never stops reporting cannot hold a call. */
+  caughtUp?(): Promise<void>;
   /** Notes whose metadata is not yet (re)computed: index answers are stale while > 0. */
   pendingCount(): number;
 
@@ -95,11 +99,11 @@ export interface VaultHost {
    */
   readonly linkRowsReplaced?: boolean;
   /**
-   * resolvedLinks() and unresolvedLinks() together, built with `pause()` awaited between rows when it
-   * returns a promise (a host whose maps are a copy made on demand: in Obsidian a copy of 100k rows is
-   * a 300 ms block of the UI thread). Optional: without it the two calls are used as they are.
+   * resolvedLinks() and unresolvedLinks() together as maps, built with `pause()` awaited between rows
+   * when it returns a promise (a host whose maps are a copy made on demand: in Obsidian a copy of 100k
+   * rows is a 300 ms block of the UI thread). Optional: without it the two calls are used as they are.
    */
-  linkRows?(pause: () => Promise<void> | undefined): Promise<{ resolved: Record<string, Record<string, number>>; unresolved: Record<string, Record<string, number>> }>;
+  linkRows?(pause: () => Promise<void> | undefined): Promise<LinkRowMaps>;
 
   /** Subscribe to vault events; returns the unsubscribe function. */
   subscribe(listener: (event: VaultEvent) => void): () => void;
@@ -112,4 +116,17 @@ export interface VaultHost {
   /** The write half (host/writer.ts): no-clobber create, atomic replace, no-replace rename, trash. */
   readonly writer: VaultWriter;
   close(): Promise<void>;
+}
+
+/** One link map (source → target → count) read through get/keys, so a host can keep it in something
+ *  other than a plain object (an object of 100k keys rehashes and enumerates in one block). */
+export interface LinkRowMap {
+  get(source: string): Record<string, number> | undefined;
+  keys(): Iterable<string>;
+  readonly size: number;
+}
+
+export interface LinkRowMaps {
+  resolved: LinkRowMap;
+  unresolved: LinkRowMap;
 }

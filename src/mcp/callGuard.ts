@@ -32,6 +32,7 @@ export function checkDepth(args: unknown): void {
 export async function beforeRun(deps: ServerDeps, call: ToolCall): Promise<void> {
   for (const m of deps.middleware) await m.before?.(call);
   await deps.host.linksJudged?.();
+  await deps.host.caughtUp?.();
 }
 
 const FS_CAUSES: Record<string, [code: string, words: string]> = {

@@ -8,6 +8,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/vault.js';
 import * as fake from './fake-obsidian/index.js';
+import { beforeRun } from '../../src/mcp/callGuard.js';
 import { ObsidianHost } from '../../src/host/obsidian/obsidianHost.js';
 import { GraphService } from '../../src/graph/service.js';
 import { LinkGraph } from '../../src/graph/linkGraph.js';
@@ -141,9 +142,12 @@ test('the app\'s link maps are copied in slices for the graph; a copy overtaken 
   let asked = 0;
   const maps = await host.linkRows(() => (++asked % 40 === 0 ? new Promise<void>((r) => setTimeout(r, 0)) : undefined));
   assert.ok(asked >= rows, `asked to pause after each row (${asked} of ${rows})`);
-  assert.deepEqual(maps.resolved, mc.resolvedLinks);
-  assert.deepEqual(maps.unresolved, mc.unresolvedLinks);
-  assert.equal(host.resolvedLinks(), maps.resolved, 'kept: the next call copies nothing');
+  assert.deepEqual(Object.fromEntries([...maps.resolved.keys()].map((k) => [k, maps.resolved.get(k)])), mc.resolvedLinks);
+  assert.deepEqual(Object.fromEntries([...maps.unresolved.keys()].map((k) => [k, maps.unresolved.get(k)])), mc.unresolvedLinks);
+  assert.equal(maps.resolved.size, Object.keys(mc.resolvedLinks).length);
+  assert.equal(await host.linkRows(() => { throw new Error('kept: the next call copies nothing'); }), maps);
+  assert.deepEqual(host.resolvedLinks(), mc.resolvedLinks, 'the plain-object view of the same copy');
+  assert.equal(host.resolvedLinks(), host.resolvedLinks(), 'kept as plain objects too');
 
   // A note's links change after its row was copied, while the copy goes on.
   const first = Object.keys(mc.resolvedLinks)[0];
@@ -155,7 +159,7 @@ test('the app\'s link maps are copied in slices for the graph; a copy overtaken 
     await mc.settled();
   });
   assert.ok(n >= 50);
-  assert.notEqual(stale.resolved[first]['F1/N1.md'], 3, 'the copy in progress read the row before the change');
+  assert.notEqual(stale.resolved.get(first)?.['F1/N1.md'], 3, 'the copy in progress read the row before the change');
   assert.deepEqual(host.resolvedLinks()[first], { 'F1/N1.md': 3 }, 'the overtaken copy was not kept: the change shows');
 });
 
@@ -251,6 +255,27 @@ test('a folder rename reported in one task of the app reaches listeners in later
   // events (recorded, then handled in later slices) and found nothing left to move.
   assert.equal((host as unknown as { fileList: FileList }).fileList.scanMoved, 0, 'the closing scans moved nothing');
   assert.deepEqual(listed(host), walk(app));
+});
+
+test('a tool call after a big move waits until the recorded events are handled in their slices: the files() it makes then has nothing left to handle at once', async () => {
+  const { app, host } = hostOn(vaultOf(1000), (() => { let t = 0; return () => (t += 4); })());
+  await host.ready();
+  await app.metadataCache.settled();
+  await drained(host);
+  const raw = (host as unknown as { raw: { size: number; drain: (deadline?: number) => void } }).raw;
+  const drain = raw.drain.bind(raw);
+  let atOnce = 0;
+  let sliced = 0;
+  raw.drain = (deadline?: number) => { if (deadline === undefined) atOnce++; else sliced++; drain(deadline); };
+  await app.vault.rename(app.vault.getFolderByPath('F0')!, 'F0 moved');
+  assert.ok(raw.size > 0, 'the move\'s events were recorded');
+  // What every tool call and protocol request runs first (mcp/callGuard.ts).
+  await beforeRun({ middleware: [], host } as never, {} as never);
+  assert.equal(raw.size, 0);
+  assert.equal((host as unknown as { slices: { hasOps(): boolean } }).slices.hasOps(), false, 'the file-list updates behind them are applied too');
+  assert.ok(sliced > 1, `handled in timer slices (${sliced})`);
+  assert.deepEqual(listed(host), walk(app));
+  assert.equal(atOnce, 0, 'files() found nothing to handle at once');
 });
 
 test('a folder moved or deleted without an event for each file under it: the list still equals a fresh walk', async () => {
@@ -379,6 +404,39 @@ test('the kept file list is built in slices at start; a vault event during the b
   assert.deepEqual(listed(host), walk(app));
   assert.ok(listed(host).some((x) => x.startsWith('F1/arrived during the build.md|')));
   assert.equal(host.noteCount(), 3000);
+});
+
+test('events all through the kept file list\'s first build do not restart it: one pass in slices, then their updates in order', async () => {
+  const { app, host } = hostOn(vaultOf(3000), fastClock());
+  await app.metadataCache.settled();
+  const list = (host as unknown as { fileList: FileList }).fileList;
+  const collect = (list as unknown as { collect: () => Generator<void, unknown, void> }).collect.bind(list);
+  let passes = 0;
+  (list as unknown as { collect: () => Generator<void, unknown, void> }).collect = function* () { passes++; const r = yield* collect(); return r; };
+  const keptAt: boolean[] = [];
+  const ready = host.ready();
+  // A change in every timer turn while the build runs: creates, edits, a rename, deletes, a folder move.
+  let turn = 0;
+  await new Promise<void>((resolve) => {
+    const spin = async () => {
+      turn++;
+      keptAt.push(list.kept);
+      if (turn === 2) await app.vault.create(`F1/during ${turn}.md`, 'x');
+      if (turn === 3) await app.vault.modify(app.vault.getFileByPath('F3/N3.md')!, 'edited during the build');
+      if (turn === 4) await app.vault.rename(app.vault.getFileByPath('F4/N4.md')!, 'F4/N4 renamed.md');
+      if (turn === 5) await app.vault.delete(app.vault.getFileByPath('F2/N2.md')!);
+      if (turn === 6) await app.vault.rename(app.vault.getFolderByPath('F0')!, 'F0 moved');
+      if (turn === 7) await app.vault.create(`F0 moved/during ${turn}.md`, 'y');
+      if (turn < 8) setTimeout(() => void spin(), 0); else resolve();
+    };
+    setTimeout(() => void spin(), 0);
+  });
+  await ready;
+  assert.deepEqual(keptAt.slice(0, 7), [false, false, false, false, false, false, false], 'every change came while the list was being built');
+  assert.equal(passes, 1, `one pass over the app's files (${passes})`);
+  assert.deepEqual(listed(host), walk(app));
+  assert.ok(listed(host).some((x) => x.startsWith('F0 moved/N0.md|')));
+  assert.equal(passes, 1, 'files() did not build the list again at once');
 });
 
 test('reads: small files read directly from the checked real path, large ones through the app; both equal the disk; a link swapped in refuses', async () => {

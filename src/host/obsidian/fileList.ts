@@ -8,6 +8,7 @@ import { isNotePath } from '../../core/paths.js';
 import { Slicer } from '../../services/slicer.js';
 import { nextTurn } from '../../core/turns.js';
 import { hidden, nfc } from './paths.js';
+import { SLICE_MS } from './eventSlices.js';
 
 /** One vault event's change to the kept file list, with the paths as they were when it happened. */
 export interface StatOp { type: 'create' | 'modify' | 'delete' | 'rename'; file: TAbstractFile; path: string; oldPath: string; task: number }
@@ -20,8 +21,9 @@ export class FileList {
   private list: FileStat[] | null = null;
   /** Notes among stats, kept with it. */
   private notes = 0;
-  /** Bumped by an event that comes while there is no list: a build in progress is not kept. */
-  private missed = 0;
+  /** Updates from events that came before the list was kept, applied in order once it is built. */
+  private earlyOps: StatOp[] = [];
+  private earlyHead = 0;
   private building: Promise<void> | null = null;
   /** Notes seen so far by the build in progress (what noteCount() says until it is done). */
   private seen = 0;
@@ -38,30 +40,46 @@ export class FileList {
 
   constructor(private readonly files: () => TFile[], private readonly isFile: (f: TAbstractFile) => f is TFile, private readonly clock: () => number) {}
 
-  /** True once built: events must then be applied (else they are already in what a build reads). */
+  /** True once built and caught up with the events that came before: later events are applied by the caller. */
   get kept(): boolean {
-    return this.stats !== null;
+    return this.stats !== null && this.earlyHead === this.earlyOps.length;
   }
 
-  /** An event while not kept: a build that read the app's list before it is not kept. */
-  miss(): void {
-    this.missed++;
+  /** An event's update while not kept: applied after the build, in order (before, the build restarted and
+   *  after three tries built at once: one 300 ms block at 100k files when the app reported a few events). */
+  early(op: StatOp): void {
+    this.earlyOps.push(op);
   }
 
-  /** Builds the list in slices (at most three tries when events keep overtaking it; then map() builds at once). */
+  /** Builds the list in slices, then applies the updates of events that came meanwhile, in slices too. */
   build(): Promise<void> {
     this.building ??= (async () => {
       await nextTurn(); // the pass starts with the app's whole file list: a task of its own
-      for (let attempt = 0; attempt < 3 && !this.stats; attempt++) {
-        const missed = this.missed;
-        const slicer = new Slicer(this.clock);
+      const slicer = new Slicer(this.clock);
+      if (!this.stats) {
         const pass = this.collect();
         let step = pass.next();
         for (; !step.done; step = pass.next()) if (slicer.due()) await slicer.pause();
-        if (missed === this.missed && !this.stats) this.install(step.value.map, step.value.notes);
+        if (!this.stats) this.install(step.value.map, step.value.notes);
       }
+      // Each update reads the file's path and stat as they are now, so one the pass already saw is a
+      // no-op or a correction: the pass and the updates in order end as the app's list.
+      while (!this.applyEarly(this.clock() + SLICE_MS)) await slicer.pause();
     })();
     return this.building;
+  }
+
+  /** Applies the early updates, until `deadline` (clock) if given; true when none is left. */
+  private applyEarly(deadline?: number): boolean {
+    while (this.earlyHead < this.earlyOps.length) {
+      if (!this.apply(this.earlyOps[this.earlyHead], deadline)) return false;
+      this.earlyHead++;
+      if (deadline !== undefined && (this.earlyHead & 63) === 0 && this.earlyHead < this.earlyOps.length && this.clock() >= deadline) return false;
+    }
+    this.earlyOps = [];
+    this.earlyHead = 0;
+    // A folder move among them closes its run as the caller's updates would (see flushHeld).
+    return this.flushHeld(deadline);
   }
 
   /** One pass over the app's files into a new map, yielding after each file. */
@@ -85,7 +103,7 @@ export class FileList {
     this.list = null;
   }
 
-  /** The kept map, built at once if not yet. */
+  /** The kept map, built and caught up at once if not yet. */
   map(): Map<string, FileStat> {
     if (!this.stats) {
       const pass = this.collect();
@@ -93,6 +111,7 @@ export class FileList {
       while (!step.done) step = pass.next();
       this.install(step.value.map, step.value.notes);
     }
+    if (this.earlyHead < this.earlyOps.length) this.applyEarly();
     return this.stats as Map<string, FileStat>;
   }
 

@@ -1,21 +1,27 @@
 // The app's resolvedLinks / unresolvedLinks as ObsidianHost shows them: NFC keys, dot-folders and
-// paths the symlink rule refuses left out. A generator, so the copy can run to the end at once or a
-// slice at a time (at 100k notes the whole copy is about 300 ms of the UI thread).
+// paths the symlink rule refuses left out. Copied into sharded maps (core/shardedMap.ts): at 100k
+// notes, adding the rows to a plain object rehashed it for 20-25 ms at once, and every later
+// enumeration of such an object collects its 100k keys in one go. The copy runs to the end at once or
+// a row at a time (the whole copy is about 300 ms of the UI thread at 100k notes).
 
+import { ShardedMap } from '../../core/shardedMap.js';
 import { NON_ASCII, hidden, nfc } from './paths.js';
 
 export type LinkRows = Record<string, Record<string, number>>;
+type Row = Record<string, number>;
+/** Both maps copied (they satisfy the port's LinkCopy). */
+export interface LinkCopy { resolved: ShardedMap<Row>; unresolved: ShardedMap<Row> }
 
 export interface LinkView {
   /** Whether a (NFC) source or target is shown. */
   visible: (p: string) => boolean;
   /** True when some path is refused (only then are targets filtered one by one). */
-  refusing: boolean;
+  readonly refusing: boolean;
 }
 
 /** Copies `m` into `out` row by row, yielding after each row. Rows whose keys are already NFC (all-ASCII
  *  paths: nearly every vault) are the app's own objects, not copies; nothing downstream writes into them. */
-export function* copyLinkRows(m: LinkRows, out: LinkRows, targetsArePaths: boolean, v: LinkView): Generator<void, void, void> {
+export function* copyLinkRows(m: LinkRows, out: ShardedMap<Row>, targetsArePaths: boolean, v: LinkView): Generator<void, void, void> {
   for (const src in m) {
     if (hidden(src) || !v.visible(nfc(src))) { yield; continue; }
     const targets = m[src];
@@ -30,7 +36,61 @@ export function* copyLinkRows(m: LinkRows, out: LinkRows, targetsArePaths: boole
       // Links into a path the symlink rule refuses are not links.
       if (v.refusing && Object.keys(row).some((k) => !v.visible(nfc(k)))) row = Object.fromEntries(Object.entries(row).filter(([k]) => v.visible(nfc(k))));
     }
-    out[nfc(src)] = row;
+    out.set(nfc(src), row);
     yield;
+  }
+}
+
+/** The host's copy of the app's two maps, kept until an event drops it. */
+export class LinkCopies {
+  private kept: LinkCopy | null = null;
+  private records: { resolved: LinkRows; unresolved: LinkRows } | null = null;
+  /** Bumped by every drop: a copy begun before one is returned to its caller but not kept. */
+  private gen = 0;
+
+  constructor(private readonly app: () => { resolved: LinkRows; unresolved: LinkRows }, private readonly view: LinkView) {}
+
+  drop(): void {
+    this.kept = null;
+    this.records = null;
+    this.gen++;
+  }
+
+  /** The copy, made at once if none is kept. */
+  now(): LinkCopy {
+    if (this.kept) return this.kept;
+    const copy = this.copy();
+    for (let step = copy.next(); ; step = copy.next()) if (step.done) return step.value;
+  }
+
+  /** The copy, made with `pause()` awaited between rows when it returns a promise. */
+  async inSlices(pause: () => Promise<void> | undefined): Promise<LinkCopy> {
+    if (this.kept) return this.kept;
+    const copy = this.copy();
+    for (let step = copy.next(); ; step = copy.next()) {
+      if (step.done) return step.value;
+      const p = pause();
+      if (p) await p;
+    }
+  }
+
+  /** The copy as plain objects (VaultHost.resolvedLinks()), made at once. */
+  asRecords(): { resolved: LinkRows; unresolved: LinkRows } {
+    if (this.records) return this.records;
+    const { resolved, unresolved } = this.now();
+    const gen = this.gen;
+    const out = { resolved: Object.fromEntries(resolved.entries()), unresolved: Object.fromEntries(unresolved.entries()) };
+    if (gen === this.gen) this.records = out;
+    return out;
+  }
+
+  private *copy(): Generator<void, LinkCopy, void> {
+    const gen = ++this.gen;
+    const { resolved, unresolved } = this.app();
+    const maps = { resolved: new ShardedMap<Row>(), unresolved: new ShardedMap<Row>() };
+    yield* copyLinkRows(resolved, maps.resolved, true, this.view);
+    yield* copyLinkRows(unresolved, maps.unresolved, false, this.view);
+    if (gen === this.gen) this.kept = maps;
+    return maps;
   }
 }

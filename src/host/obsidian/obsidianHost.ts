@@ -3,7 +3,7 @@
 // loads the app's module and this file can be tested against a fake.
 import { readFileSync } from 'node:fs';
 import type { App, EventRef, PluginManifest, TAbstractFile, TFile, TFolder } from 'obsidian';
-import type { DataStore, FileStat, VaultEvent, VaultHost } from '../port.js';
+import type { DataStore, FileStat, LinkRowMaps, VaultEvent, VaultHost } from '../port.js';
 import type { NoteMetadata } from '../../core/markdown/metadata.js';
 import { isNotePath } from '../../core/paths.js';
 import { FsDataStore } from '../fsDataStore.js';
@@ -15,7 +15,7 @@ import { RawEvents, type RawEvent } from './rawEvents.js';
 import { Slicer } from '../../services/slicer.js';
 import { nextTurn } from '../../core/turns.js';
 import { FileList, statOf, type StatOp } from './fileList.js';
-import { copyLinkRows, type LinkRows, type LinkView } from './linkMaps.js';
+import { LinkCopies } from './linkMaps.js';
 
 export { pluginDataDir, vaultBasePath };
 
@@ -53,6 +53,8 @@ const READY_BOUND_MS = 20_000;
 /** Files up to this size are read synchronously (see readText). */
 const SYNC_READ_MAX = 256 * 1024;
 
+/** How long a tool call waits for recorded events to be handled in slices (caughtUp) before going on. */
+const CATCH_UP_MS = 10_000;
 
 export class ObsidianHost implements VaultHost {
   readonly kind = 'obsidian' as const;
@@ -75,9 +77,8 @@ export class ObsidianHost implements VaultHost {
   /** Notes re-parsed whose links are not resolved yet (until the next 'resolved'). */
   private readonly unresolvedChange = new Map<string, number>();
   private initialDone = false;
-  private links: { resolved: LinkRows; unresolved: LinkRows } | null = null;
-  /** Bumped by every event that drops the link copy: a copy begun before one is not kept. */
-  private linkGen = 0;
+  /** The app's link maps as this host shows them, copied when asked and dropped by every event. */
+  private readonly links: LinkCopies;
   private byNfc: Map<string, TAbstractFile> | null = null;
   /** Every visible file's stat, kept from vault events (fileList.ts). */
   private readonly fileList: FileList;
@@ -109,6 +110,7 @@ export class ObsidianHost implements VaultHost {
     this.norm = opts.normalizePath ?? appNormalizePath;
     this.writer = new ObsidianWriter({ app: opts.app, basePath: this.basePath, classes: opts.classes, normalizePath: this.norm });
     this.gate = new RealPathGate(this.basePath, { allowedOutside: opts.allowedOutside, forbidden: () => [this.data.dir, this.cache.dir] });
+    this.links = new LinkCopies(() => ({ resolved: this.app.metadataCache.resolvedLinks, unresolved: this.app.metadataCache.unresolvedLinks }), this.gate);
     const r = opts.register;
     r(v.on('create', (f) => this.onVault('create', f)));
     r(v.on('modify', (f) => this.onVault('modify', f)));
@@ -143,7 +145,6 @@ export class ObsidianHost implements VaultHost {
     // A path created or moved in is judged by the symlink rule at once (RealPathGate.observe).
     if ((type === 'create' || type === 'rename') && !hidden(f.path)) void this.gate.observe(f.path, type === 'rename' ? oldPath : undefined);
     if (this.raw.size > 0 || !this.slices.within()) {
-      if (!this.fileList.kept) this.fileList.miss();
       this.raw.record({ kind: type, file: f, path: f.path, oldPath, task: this.slices.task });
       return;
     }
@@ -182,8 +183,7 @@ export class ObsidianHost implements VaultHost {
   }
 
   private dropLinks(): void {
-    this.links = null;
-    this.linkGen++;
+    this.links.drop();
   }
 
   private onChanged(f: TFile): void {
@@ -259,6 +259,12 @@ export class ObsidianHost implements VaultHost {
 
   linksJudged(): Promise<void> {
     return this.gate.survey();
+  }
+
+  async caughtUp(): Promise<void> {
+    // Timer turns let the recorded events' own slices run; past the bound, files() handles the rest.
+    const until = this.clock() + CATCH_UP_MS;
+    while (!this.closed && (this.raw.size > 0 || this.slices.hasOps()) && this.clock() < until) await new Promise<void>((r) => window.setTimeout(r, 0));
   }
 
   private async cachesReady(): Promise<void> {
@@ -345,7 +351,7 @@ export class ObsidianHost implements VaultHost {
   /** Keeps the file list in step with one vault event: at once within the task's slice, else queued.
    *  A folder moved or deleted always waits for a slice, and with it every event after it. */
   private trackStat(type: 'create' | 'modify' | 'delete' | 'rename', f: TAbstractFile, path: string, oldPath: string | undefined, task: number, atOnce: boolean): void {
-    if (!this.fileList.kept) { this.fileList.miss(); return; }
+    if (!this.fileList.kept) { this.fileList.early({ type, file: f, path, oldPath: oldPath ?? '', task }); return; }
     const now = atOnce && this.slices.within() && (f instanceof this.TFile || type === 'create' || type === 'modify');
     this.slices.op({ type, file: f, path, oldPath: oldPath ?? '', task }, now);
   }
@@ -449,43 +455,16 @@ export class ObsidianHost implements VaultHost {
     return out !== null && this.gate.visible(out) ? out : null;
   }
 
-  /** The link maps, copied at once (the graph's rebuild uses linkRows, which copies in slices). */
-  private linkMaps(): { resolved: LinkRows; unresolved: LinkRows } {
-    if (!this.links) {
-      const copy = this.copyLinks();
-      while (!copy.next().done) { /* to the end */ }
-    }
-    return this.links ?? { resolved: {}, unresolved: {} };
-  }
-
-  /** Copies both maps, yielding after each row; the copy is kept only if no vault or cache event came meanwhile. */
-  private *copyLinks(): Generator<void, { resolved: LinkRows; unresolved: LinkRows }, void> {
-    const gen = ++this.linkGen;
-    const mc = this.app.metadataCache;
-    const view: LinkView = { visible: (p) => this.gate.visible(p), refusing: this.gate.refusing };
-    const maps = { resolved: {} as LinkRows, unresolved: {} as LinkRows };
-    yield* copyLinkRows(mc.resolvedLinks, maps.resolved, true, view);
-    yield* copyLinkRows(mc.unresolvedLinks, maps.unresolved, false, view);
-    if (gen === this.linkGen) this.links = maps;
-    return maps;
-  }
-
-  async linkRows(pause: () => Promise<void> | undefined): Promise<{ resolved: LinkRows; unresolved: LinkRows }> {
-    if (this.links) return this.links;
-    const copy = this.copyLinks();
-    for (let step = copy.next(); ; step = copy.next()) {
-      if (step.done) return step.value;
-      const p = pause();
-      if (p) await p;
-    }
+  linkRows(pause: () => Promise<void> | undefined): Promise<LinkRowMaps> {
+    return this.links.inSlices(pause);
   }
 
   resolvedLinks(): Record<string, Record<string, number>> {
-    return this.linkMaps().resolved;
+    return this.links.asRecords().resolved;
   }
 
   unresolvedLinks(): Record<string, Record<string, number>> {
-    return this.linkMaps().unresolved;
+    return this.links.asRecords().unresolved;
   }
 
   async close(): Promise<void> {
