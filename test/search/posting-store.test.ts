@@ -106,3 +106,31 @@ test('posting store: lists adopted from file bytes read in place, then move out 
   assert.deepEqual(bytes, before, 'the file bytes are never written');
   assert.ok(store.waste > 0, 'the moved lists left their file bytes as waste');
 });
+
+test('posting store: a large room grows one per-slot array at a time, in calls a step apart, before it is needed; lists read back through it', () => {
+  const store = new PostingStore();
+  store.reserve(1 << 17);
+  const arrays = () => [store.chunk, store.off, store.len, store.cap, store.count, store.last];
+  const model = new Map<number, [number, number][]>();
+  let before = arrays();
+  let grownIn = 0;
+  const callsThatGrew: number[] = [];
+  // New terms arrive five slots at a time (one per field), as the index reserves them.
+  for (let n = 5, call = 0; n <= (1 << 17) * 2; n += 5, call++) {
+    const room = store.slots;
+    store.reserve(n);
+    const now = arrays();
+    const grew = now.filter((a, i) => a !== before[i]).length;
+    if (grew) { callsThatGrew.push(call); grownIn = Math.max(grownIn, grew); }
+    assert.ok(n <= store.slots, 'room for every reserved slot');
+    if (room >= 1 << 17 && grew) assert.ok(n < room, `grown before the room ran out (slot ${n} of ${room})`);
+    before = now;
+    // A posting in a few slots, among them ones in arrays grown a moment ago.
+    if (call % 997 === 0) { const s = n - 1; store.append(s, 1, 2); model.set(s, [[1, 2]]); }
+  }
+  assert.equal(grownIn, 1, 'never two arrays grown in one call');
+  assert.ok(callsThatGrew.length >= 12, `two growths of six arrays, one call each (${callsThatGrew.length})`);
+  for (const [s, want] of model) assert.deepEqual(read(store, s), want, `slot ${s}`);
+  for (let s = (1 << 17) * 2 - 50; s < (1 << 17) * 2; s++) if (!model.has(s)) assert.equal(store.size(s), 0);
+  assert.ok(store.chunk.length >= store.slots && store.last.length >= store.slots);
+});
