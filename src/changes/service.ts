@@ -63,7 +63,7 @@ export class ChangeService {
   private readonly data: DataStore;
   private readonly now: () => number;
   private events: ChangeEvent[] = [];
-  private state = new SnapshotMap<string, NoteState>();
+  private state = new SnapshotMap<NoteState>();
   private seq = 0;
   private prunedBefore = { t: 0, n: 0 };
   private readonly own = new Map<string, OwnRecord[]>();
@@ -399,7 +399,7 @@ export class ChangeService {
     const prev = state.files;
     // The copy and the comparison in slices (events wait on the chain): 100k notes were a 240 ms block.
     const slicer = new Slicer();
-    const copy = new SnapshotMap<string, NoteState>();
+    const copy = new SnapshotMap<NoteState>();
     for (const [path, st] of prev) { copy.set(path, st); if (slicer.due()) await slicer.pause(); }
     this.state = copy;
     const listed = notes.map((f) => ({ path: f.path, m: f.mtime, s: f.size }));

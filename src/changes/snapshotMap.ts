@@ -1,52 +1,86 @@
-// A Map that hands out a consistent snapshot to read in slices while it keeps changing (the change
-// feed's state is saved that way: copying 100k entries first held Obsidian's thread for tens of ms).
-// While a snapshot is open, the first change to a key records the value it had (copy on write).
+// A string-keyed map that hands out a consistent snapshot to read in slices while it keeps changing
+// (the change feed's state is saved that way: copying 100k entries first held Obsidian's thread for
+// tens of ms). While a snapshot is open, the first change to a key records the value it had (copy on
+// write). The map, the recorded values and the keys a snapshot has read are sharded maps
+// (core/shardedMap.ts): a Map of 100k entries rehashed for 20-40 ms in one set() during a save.
+import { ShardedMap } from '../core/shardedMap.js';
+
 const ABSENT = Symbol('absent');
 
-export class SnapshotMap<K, V> extends Map<K, V> {
-  private shadow: Map<K, V | typeof ABSENT> | null = null;
+export class SnapshotMap<V> {
+  private readonly live = new ShardedMap<V>();
+  private shadow: ShardedMap<V | typeof ABSENT> | null = null;
 
-  override set(key: K, value: V): this {
+  constructor(entries?: Iterable<readonly [string, V]>) {
+    if (entries) for (const [k, v] of entries) this.live.set(k, v);
+  }
+
+  get size(): number {
+    return this.live.size;
+  }
+
+  get(key: string): V | undefined {
+    return this.live.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.live.has(key);
+  }
+
+  set(key: string, value: V): this {
     this.keep(key);
-    return super.set(key, value);
+    this.live.set(key, value);
+    return this;
   }
 
-  override delete(key: K): boolean {
+  delete(key: string): boolean {
     this.keep(key);
-    return super.delete(key);
+    return this.live.delete(key);
   }
 
-  override clear(): void {
-    for (const k of super.keys()) this.keep(k);
-    super.clear();
+  clear(): void {
+    for (const k of this.live.keys()) this.keep(k);
+    this.live.clear();
   }
 
-  private keep(key: K): void {
-    // `shadow` is set only by snapshot(); the base constructor's set() calls run before it exists.
-    if (this.shadow && !this.shadow.has(key)) this.shadow.set(key, super.has(key) ? super.get(key)! : ABSENT);
+  keys(): IterableIterator<string> {
+    return this.live.keys();
+  }
+
+  entries(): IterableIterator<[string, V]> {
+    return this.live.entries();
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, V]> {
+    return this.live.entries();
+  }
+
+  private keep(key: string): void {
+    const shadow = this.shadow;
+    if (shadow && !shadow.has(key)) shadow.set(key, this.live.has(key) ? this.live.get(key)! : ABSENT);
   }
 
   /** The entries as they are now, however the map changes while they are read; one at a time. */
-  snapshot(): { entries: Iterable<[K, V]>; close(): void } {
+  snapshot(): { entries: Iterable<[string, V]>; close(): void } {
     if (this.shadow) throw new Error('a snapshot is already open');
-    const shadow = new Map<K, V | typeof ABSENT>();
+    const shadow = new ShardedMap<V | typeof ABSENT>();
     this.shadow = shadow;
-    const live = (): IterableIterator<[K, V]> => super.entries();
-    const present = (k: K): boolean => super.has(k);
-    const entries = function* (): Generator<[K, V]> {
-      // Every key yielded so far: one read, then changed or deleted, must not come back from the shadow.
-      const seen = new Set<K>();
-      // Map iteration visits every key present at its end, added or re-added ones included.
-      for (const [k, v] of live()) {
+    const live = this.live;
+    const entries = function* (): Generator<[string, V]> {
+      // Every key yielded so far: one read, then deleted and added again, must not come back.
+      const seen = new ShardedMap<true>();
+      // Each shard's iteration visits every key present at its end, added or re-added ones included:
+      // a key of the snapshot not visited was deleted before its shard's turn and is in `shadow`.
+      for (const [k, v] of live) {
         if (seen.has(k)) continue;
-        seen.add(k);
+        seen.set(k, true);
         if (!shadow.has(k)) { yield [k, v]; continue; }
         const was = shadow.get(k)!;
         if (was !== ABSENT) yield [k, was];
       }
       // So the rest are keys deleted since the snapshot and not added again: taken in one go.
-      const gone: [K, V][] = [];
-      for (const [k, was] of shadow) if (was !== ABSENT && !seen.has(k) && !present(k)) gone.push([k, was]);
+      const gone: [string, V][] = [];
+      for (const [k, was] of shadow) if (was !== ABSENT && !seen.has(k) && !live.has(k)) gone.push([k, was]);
       yield* gone;
     };
     return { entries: { [Symbol.iterator]: entries }, close: () => { if (this.shadow === shadow) this.shadow = null; } };

@@ -96,6 +96,7 @@ export class SemanticService {
   private unsubscribe: (() => void) | null = null;
   private indexBytes: number | null = null;
   private workerProblem: string | null = null;
+  private scheduleQueued = false;
 
   constructor(private readonly deps: SemanticDeps) {}
 
@@ -114,7 +115,8 @@ export class SemanticService {
       if (e.type === 'metadata' || e.type === 'resolved') return;
       if (e.type === 'rename' && isNotePath(e.oldPath)) this.pending.add(e.oldPath);
       if (isNotePath(e.path)) this.pending.add(e.path);
-      this.schedule();
+      // One schedule() per task of events, not per event (a 100k-note folder move is 100k events).
+      if (!this.scheduleQueued) { this.scheduleQueued = true; queueMicrotask(() => { this.scheduleQueued = false; this.schedule(); }); }
     });
     void this.deps.host.ready().then(() => this.schedule(0));
   }
@@ -146,7 +148,7 @@ export class SemanticService {
 
   private schedule(ms = 400): void {
     if (this.stopped || this.paused) return;
-    const s = this.settings(); // once per event of a burst (a folder rename is one event per note)
+    const s = this.settings();
     if (s.embeddingAutoIndex && s.embeddingModel) this.debounce.call(ms);
   }
 
