@@ -56,11 +56,53 @@ export class ShardedMap<V> {
     for (const m of this.shards) yield* m.keys();
   }
 
+  *values(): IterableIterator<V> {
+    for (const m of this.shards) yield* m.values();
+  }
+
   *entries(): IterableIterator<[string, V]> {
     for (const m of this.shards) yield* m.entries();
   }
 
   [Symbol.iterator](): IterableIterator<[string, V]> {
     return this.entries();
+  }
+}
+
+/** A string set on the same shards (a Set of 100k paths rehashed in one add(), as a Map does). */
+export class ShardedSet implements Iterable<string> {
+  private readonly map = new ShardedMap<true>();
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  has(k: string): boolean {
+    return this.map.has(k);
+  }
+
+  add(k: string): this {
+    this.map.set(k, true);
+    return this;
+  }
+
+  delete(k: string): boolean {
+    return this.map.delete(k);
+  }
+
+  clear(): void {
+    this.map.clear();
+  }
+
+  /** Up to `n` members, in iteration order, without copying the rest. */
+  first(n: number): string[] {
+    const out: string[] = [];
+    if (n <= 0) return out;
+    for (const k of this.map.keys()) { out.push(k); if (out.length >= n) break; }
+    return out;
+  }
+
+  [Symbol.iterator](): IterableIterator<string> {
+    return this.map.keys();
   }
 }

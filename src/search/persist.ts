@@ -56,7 +56,9 @@ export async function encodeIndex(header: unknown, ix: InvertedIndex, pause: Pau
     mtimes: ix.mtimes.slice(0, top), sizes: ix.sizes.slice(0, top), hashes: ix.hashes.slice(0, top * 32),
     paths: ix.paths.slice(0, top), titles: ix.titles.slice(0, top), aliases: ix.aliases.slice(0, top), lengths: ix.lengths.slice(0, top * NF),
   };
-  { const w = pause(); if (w) await w; } // the snapshot is taken; the allocations below may wait a turn
+  // The snapshot is taken. The big allocations below (tens of MB at 100k notes, zeroed and then touched
+  // page by page) each start a task of their own: together with the snapshot they were a 50-75 ms block.
+  await nextTurn();
   const dense = new Int32Array(top).fill(-1);
   // Sized up front: grown by push, the two 100k-item arrays were copied (and their old stores collected)
   // inside the loop's slices.
@@ -66,6 +68,7 @@ export async function encodeIndex(header: unknown, ix: InvertedIndex, pause: Pau
   const titles = new Array<string>(nLive);
   let n = 0;
   const aliases: [number, string][] = [];
+  await nextTurn();
   const lengthsAll = new Uint32Array(top * NF);
   let nLengths = 0;
   const records = new Uint8Array(top * RECORD);
@@ -93,11 +96,12 @@ export async function encodeIndex(header: unknown, ix: InvertedIndex, pause: Pau
   /** Per kept term and field (kept term i at i * NF + f): postings, bytes and highest note in the file
    *  (renumbered). Typed arrays sized for every term (plain arrays grown by push cost 10 ns an item, three
    *  items per term and field at every save); a term indexed during the save's pauses grows them. */
+  await nextTurn();
   let counts = new Uint32Array((ix.lexicon.ids.size + 1024) * NF);
   let sizes = new Uint32Array(counts.length);
   let lasts = new Uint32Array(counts.length);
   let kept = 0;
-  { const wait = pause(); if (wait) await wait; }
+  await nextTurn();
   let dirWords = 0;
   let listBytes = 0;
   // The clock is read (pause) after about WORK postings: a common word has one per note.

@@ -1,7 +1,6 @@
 // SemanticService: the model (loaded lazily from a local folder), the vector store (loaded lazily
 // from the data folder, fingerprint-checked) and the background queue that embeds new and changed
 // notes only. Everything the semantic tools, the status bar and the settings tab need goes through it.
-//
 // The queue is a set of vault paths. Vault events add to it; on the first run it is reconciled with
 // the saved manifest (mtime/size first, then the content hash), so a restart re-embeds only what
 // changed while the server was down. Deleted, skipped and renamed-away paths leave the index the
@@ -24,6 +23,7 @@ import { clearTimeout, setTimeout } from 'node:timers'; // Node's: the service r
 import { Debounce } from '../core/debounce.js';
 import { join } from 'node:path';
 import { nextTurn } from '../core/turns.js';
+import { ShardedSet } from '../core/shardedMap.js';
 
 export const INDEX_FILE = 'semantic-index.bin';
 
@@ -81,7 +81,7 @@ export class SemanticService {
   private store: VectorStore | null = null;
   private storePromise: Promise<VectorStore> | null = null;
   private reconciled = false;
-  readonly pending = new Set<string>();
+  readonly pending = new ShardedSet(); // a vault-wide move adds 200k paths: a Set rehashed them at once
   private running: Promise<void> | null = null;
   private paused = false;
   private stopped = false;
@@ -312,7 +312,7 @@ export class SemanticService {
       const t0 = this.deps.now();
       this.emit();
       while (this.pending.size && !this.paused && !this.stopped && this.store === store) {
-        const take = [...this.pending].slice(0, batchNotes);
+        const take = this.pending.first(batchNotes); // not a copy of the whole queue per batch
         for (const p of take) this.pending.delete(p);
         chunks += await this.withLock(() => this.embedNotes(take, embedder, store));
         const dt = (this.deps.now() - t0) / 1000;

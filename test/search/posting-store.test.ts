@@ -67,11 +67,26 @@ test('posting store: random appends, clears, vacuum rewrites and loaded lists re
       for (let d = 0; d < nextDoc; d++) if (r() < 0.1) live[d] = 0;
       store.freshArena();
       const c = new PostingCursor();
+      const rewritten = new Set<number>();
       for (let s = 0; s < SLOTS; s++) {
         store.rewriteLive(s, live, c);
+        rewritten.add(s);
         const kept = (model.get(s) ?? []).filter(([d]) => live[d]);
         if (kept.length) model.set(s, kept); else model.delete(s);
+        // Notes indexed during the vacuum's pauses: lists not rewritten yet and rewritten ones grow (and move).
+        if (s % 37 === 0) {
+          const doc = nextDoc++;
+          if (nextDoc >= live.length) { const l = new Uint8Array(live.length * 2).fill(1); l.set(live); live = l; }
+          for (let k = 0; k < 6; k++) {
+            const slot = Math.floor(r() * SLOTS);
+            const tf = 1 + Math.floor(r() * 9);
+            if ((model.get(slot)?.at(-1)?.[0] ?? -1) >= doc) continue;
+            store.append(slot, doc, tf);
+            model.set(slot, [...(model.get(slot) ?? []), [doc, tf]]);
+          }
+        }
       }
+      assert.equal(rewritten.size, SLOTS);
       store.dropUnused();
     }
     check(store, model, `round ${round}`);

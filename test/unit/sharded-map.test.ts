@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ShardedMap } from '../../src/core/shardedMap.js';
+import { ShardedMap, ShardedSet } from '../../src/core/shardedMap.js';
 
 type Op = { kind: 'set'; key: string; value: number } | { kind: 'delete'; key: string } | { kind: 'clear' };
 const key = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('', 'a', 'Note 1.md', 'ü', '😀', 'é'));
@@ -36,4 +36,22 @@ test('many keys spread over the shards (no shard holds most of them)', () => {
   assert.equal(m.size, 100_000);
   const shards = (m as unknown as { shards: Map<string, number>[] }).shards.map((s) => s.size);
   assert.ok(Math.max(...shards) < 100_000 / 8, `largest shard ${Math.max(...shards)} of ${shards.length}`);
+});
+
+test('ShardedSet: behaves as a Set of strings; first(n) gives the first n members in iteration order', () => {
+  const s = new ShardedSet();
+  const model = new Set<string>();
+  for (let i = 0; i < 5000; i++) {
+    const k = `Notes/F${i % 37}/note ${(i * 7919) % 3001}.md`;
+    if (i % 5 === 4) { assert.equal(s.delete(k), model.delete(k)); } else { s.add(k); model.add(k); }
+  }
+  assert.equal(s.size, model.size);
+  assert.deepEqual([...s].sort(), [...model].sort());
+  for (const k of model) assert.ok(s.has(k));
+  assert.deepEqual(s.first(10), [...s].slice(0, 10));
+  assert.deepEqual(s.first(0), []);
+  assert.deepEqual(s.first(s.size + 5), [...s]);
+  s.clear();
+  assert.equal(s.size, 0);
+  assert.deepEqual([...s], []);
 });
