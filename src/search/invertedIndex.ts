@@ -373,7 +373,7 @@ export class InvertedIndex {
     if (this.lexicon.size !== terms.length) throw new Error('restoreTerms: a term is listed twice');
     // Room for an eighth more terms: the first new word after a warm start must not copy every slot
     // array at once (at 100k notes that grow, and the collection it set off, was a 150-300 ms block).
-    this.store.reserve((terms.length + (terms.length >> 3) + 256) * NF, true);
+    yield* this.store.reserveSteps((terms.length + (terms.length >> 3) + 256) * NF, true);
     this.reserveTerms();
   }
 }

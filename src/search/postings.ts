@@ -84,9 +84,17 @@ export class PostingStore {
   /** Room for slots below `n` (exactly `n` when `exact`: a loaded index; else with room to grow). */
   reserve(n: number, exact = false): void {
     if (n <= this.room) { if (!exact) this.growAhead(n); return; }
+    const steps = this.reserveSteps(n, exact);
+    while (!steps.next().done) { /* to the end */ }
+  }
+
+  /** reserve(n, exact), yielding after each per-slot array grown (a loaded index's room: six arrays of
+   *  10-15 MB each at 100k notes, about 80 MB allocated in one go). */
+  *reserveSteps(n: number, exact = false): Generator<void, void, void> {
+    if (n <= this.room) return;
     let cap = exact ? n : Math.max(1024, Math.ceil(this.room * 1.5));
     while (cap < n) cap = Math.ceil(cap * 1.5);
-    for (let k = 0; k < 6; k++) this.growArray(k, cap);
+    for (let k = 0; k < 6; k++) if (this.growArray(k, cap)) yield;
     this.room = cap;
     this.ahead = null;
   }

@@ -149,3 +149,15 @@ test('posting store: a large room grows one per-slot array at a time, in calls a
   for (let s = (1 << 17) * 2 - 50; s < (1 << 17) * 2; s++) if (!model.has(s)) assert.equal(store.size(s), 0);
   assert.ok(store.chunk.length >= store.slots && store.last.length >= store.slots);
 });
+
+test('posting store: a loaded index\'s exact room is made one per-slot array per step', () => {
+  const store = new PostingStore();
+  store.reserve(2000);
+  const steps = [...store.reserveSteps(50_000, true)];
+  assert.equal(steps.length, 6, 'one step per array');
+  assert.equal(store.slots, 50_000);
+  for (const a of [store.chunk, store.off, store.len, store.cap, store.count, store.last]) assert.equal(a.length, 50_000);
+  assert.equal(store.size(49_999), 0);
+  assert.equal(store.has(49_999), false);
+  assert.deepEqual([...store.reserveSteps(40_000, true)], [], 'nothing to do when the room is there');
+});
