@@ -9,7 +9,7 @@ import { NON_ASCII, hidden, nfc } from './paths.js';
 
 export type LinkRows = Record<string, Record<string, number>>;
 type Row = Record<string, number>;
-/** Both maps copied (they satisfy the port's LinkCopy). */
+/** Both maps copied (they satisfy the port's LinkRowMaps). */
 export interface LinkCopy { resolved: ShardedMap<Row>; unresolved: ShardedMap<Row> }
 
 export interface LinkView {

@@ -264,7 +264,7 @@ export class ObsidianHost implements VaultHost {
   async caughtUp(): Promise<void> {
     // Timer turns let the recorded events' own slices run; past the bound, files() handles the rest.
     const until = this.clock() + CATCH_UP_MS;
-    while (!this.closed && (this.raw.size > 0 || this.slices.hasOps()) && this.clock() < until) await new Promise<void>((r) => window.setTimeout(r, 0));
+    while (!this.closed && (this.raw.size > 0 || this.slices.hasOps()) && this.clock() < until) await nextTurn();
   }
 
   private async cachesReady(): Promise<void> {
@@ -351,9 +351,10 @@ export class ObsidianHost implements VaultHost {
   /** Keeps the file list in step with one vault event: at once within the task's slice, else queued.
    *  A folder moved or deleted always waits for a slice, and with it every event after it. */
   private trackStat(type: 'create' | 'modify' | 'delete' | 'rename', f: TAbstractFile, path: string, oldPath: string | undefined, task: number, atOnce: boolean): void {
-    if (!this.fileList.kept) { this.fileList.early({ type, file: f, path, oldPath: oldPath ?? '', task }); return; }
+    const op: StatOp = { type, file: f, path, oldPath: oldPath ?? '', task };
+    if (!this.fileList.kept) { this.fileList.early(op); return; }
     const now = atOnce && this.slices.within() && (f instanceof this.TFile || type === 'create' || type === 'modify');
-    this.slices.op({ type, file: f, path, oldPath: oldPath ?? '', task }, now);
+    this.slices.op(op, now);
   }
 
   files(): FileStat[] {
