@@ -69,8 +69,8 @@ export class SnapshotMap<V> {
     const entries = function* (): Generator<[string, V]> {
       // Every key yielded so far: one read, then deleted and added again, must not come back.
       const seen = new ShardedMap<true>();
-      // Each shard's iteration visits every key present at its end, added or re-added ones included:
-      // a key of the snapshot not visited was deleted before its shard's turn and is in `shadow`.
+      // A key of the snapshot not visited here was deleted before its shard's turn (it is in `shadow`),
+      // whether or not it was added again since: a key re-added to a shard already passed is not visited.
       for (const [k, v] of live) {
         if (seen.has(k)) continue;
         seen.set(k, true);
@@ -78,9 +78,9 @@ export class SnapshotMap<V> {
         const was = shadow.get(k)!;
         if (was !== ABSENT) yield [k, was];
       }
-      // So the rest are keys deleted since the snapshot and not added again: taken in one go.
+      // So the rest are the snapshot's keys not yielded yet, with their values of then: taken in one go.
       const gone: [string, V][] = [];
-      for (const [k, was] of shadow) if (was !== ABSENT && !seen.has(k) && !live.has(k)) gone.push([k, was]);
+      for (const [k, was] of shadow) if (was !== ABSENT && !seen.has(k)) gone.push([k, was]);
       yield* gone;
     };
     return { entries: { [Symbol.iterator]: entries }, close: () => { if (this.shadow === shadow) this.shadow = null; } };
