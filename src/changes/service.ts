@@ -379,12 +379,15 @@ export class ChangeService {
     const s = changeSettings(this.o.settings());
     const r = retain(this.events, this.now(), s.changesRetentionDays * DAY_MS, s.changesMaxEvents);
     if (r.dropped.length || bad) await this.compact();
-    // The vault's list (100k entries copied and filtered, then mapped for the comparison) in tasks of
-    // their own: after the feed's last part they made one 40 ms block at 100k notes.
+    // The vault's list (100k entries copied, then filtered in slices: at once, 20-45 ms at 100k notes)
+    // in tasks of its own.
     await nextTurn();
     const now = this.now();
-    const notes = this.host.files().filter((f) => isNotePath(f.path));
+    const files = this.host.files();
     await nextTurn();
+    const notes: typeof files = [];
+    const listing = new Slicer();
+    for (const f of files) { if (isNotePath(f.path)) notes.push(f); if (listing.due()) await listing.pause(); }
 
     if (!state) {
       const why = problem ?? (feedBytes ? 'the saved state of the vault is missing' : 'first start: there is no earlier record of this vault');
@@ -402,8 +405,8 @@ export class ChangeService {
     const copy = new SnapshotMap<NoteState>();
     for (const [path, st] of prev) { copy.set(path, st); if (slicer.due()) await slicer.pause(); }
     this.state = copy;
-    const listed = notes.map((f) => ({ path: f.path, m: f.mtime, s: f.size }));
-    await nextTurn();
+    const listed: { path: string; m: number; s: number }[] = [];
+    for (const f of notes) { listed.push({ path: f.path, m: f.mtime, s: f.size }); if (listing.due()) await listing.pause(); }
     const steps = diffSteps(prev, listed);
     let step = steps.next();
     for (; !step.done; step = steps.next()) if (slicer.due()) await slicer.pause();
