@@ -359,6 +359,12 @@ async function boundedTitleBonus(cands: Int32Array, sc: Scratch, want: number, t
  * for a phrase of two common words) was a 120-140 ms block at 100k notes.
  */
 async function phraseReads(docs: Iterable<number>, cap: number, before: (x: number, y: number) => boolean, unverified: (doc: number) => void, pause?: Pause): Promise<number[]> {
+  if (cap > 4096) {
+    // A cap this large (a caller reading every note) sorts them all at once; inserting one by one is quadratic.
+    const all = [...docs].sort((x, y) => (before(x, y) ? -1 : before(y, x) ? 1 : 0));
+    for (const doc of all.slice(cap)) unverified(doc);
+    return all.slice(0, cap);
+  }
   const top: number[] = [];
   let i = 0;
   for (const doc of docs) {
