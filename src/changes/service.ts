@@ -385,15 +385,15 @@ export class ChangeService {
     const now = this.now();
     const files = this.host.files();
     await nextTurn();
+    // One slicer for the start's passes over the vault (the per-note hashing below has its own).
+    const slicer = new Slicer();
     const notes: typeof files = [];
-    const listing = new Slicer();
-    for (const f of files) { if (isNotePath(f.path)) notes.push(f); if (listing.due()) await listing.pause(); }
+    for (const f of files) { if (isNotePath(f.path)) notes.push(f); if (slicer.due()) await slicer.pause(); }
 
     if (!state) {
       const why = problem ?? (feedBytes ? 'the saved state of the vault is missing' : 'first start: there is no earlier record of this vault');
       this.push({ kind: 'reset', by: 'server', reason: `${why}. Changes made before this line are not in the feed.` }, now);
       // In slices (events wait on the chain meanwhile): 100k notes at once was a 400 ms block of the app's thread.
-      const slicer = new Slicer();
       for (const f of notes) { this.state.set(f.path, { m: f.mtime, s: f.size, h: null, c: f.mtime }); if (slicer.due()) await slicer.pause(); }
       this.baseline = this.hashBaseline();
       return;
@@ -401,12 +401,11 @@ export class ChangeService {
 
     const prev = state.files;
     // The copy and the comparison in slices (events wait on the chain): 100k notes were a 240 ms block.
-    const slicer = new Slicer();
     const copy = new SnapshotMap<NoteState>();
     for (const [path, st] of prev) { copy.set(path, st); if (slicer.due()) await slicer.pause(); }
     this.state = copy;
     const listed: { path: string; m: number; s: number }[] = [];
-    for (const f of notes) { listed.push({ path: f.path, m: f.mtime, s: f.size }); if (listing.due()) await listing.pause(); }
+    for (const f of notes) { listed.push({ path: f.path, m: f.mtime, s: f.size }); if (slicer.due()) await slicer.pause(); }
     const steps = diffSteps(prev, listed);
     let step = steps.next();
     for (; !step.done; step = steps.next()) if (slicer.due()) await slicer.pause();
