@@ -23,17 +23,21 @@ export function selectPage(cands: Int32Array, sc: Scratch, pathOf: (doc: number)
   let page: number[];
   if (limit >= pool.length) page = Array.from(pool).sort(cmp);
   else {
-    // Top `limit` by insertion into a short sorted list: most candidates are rejected by one comparison.
     page = [];
-    for (let i = 0; i < pool.length; i++) {
-      const doc = pool[i];
-      if (page.length >= limit && !before(doc, page[page.length - 1])) continue;
-      let lo = 0;
-      let hi = page.length;
-      while (lo < hi) { const mid = (lo + hi) >> 1; if (before(doc, page[mid])) hi = mid; else lo = mid + 1; }
-      page.splice(lo, 0, doc);
-      if (page.length > limit) page.pop();
-    }
+    for (let i = 0; i < pool.length; i++) keepTop(page, pool[i], limit, before);
   }
   return { page, total: cands.length, totalAll, offset: cands.length - pool.length };
+}
+
+/**
+ * Top `k` by insertion into a short list kept in `before` order: most candidates are rejected by one
+ * comparison. Returns the doc that is not (or no longer) in the list, or -1.
+ */
+export function keepTop(top: number[], doc: number, k: number, before: (x: number, y: number) => boolean): number {
+  if (top.length >= k && (!top.length || !before(doc, top[top.length - 1]))) return doc;
+  let lo = 0;
+  let hi = top.length;
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (before(doc, top[mid])) hi = mid; else lo = mid + 1; }
+  top.splice(lo, 0, doc);
+  return top.length > k ? top.pop()! : -1;
 }

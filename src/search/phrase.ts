@@ -9,15 +9,20 @@ import { tokenize } from './text.js';
 /** Characters per piece (the cut is moved on to the next ASCII white space). */
 export const PHRASE_PIECE = 16_384;
 
-/** Does a tokenized text contain the alt's terms as a contiguous run? (The whole text at once.) */
-export function containsPhrase(text: string, alt: Alt, analyzer: Analyzer): boolean {
-  return runIn(termsOf(text, analyzer, []), alt.terms);
+/** Whether every group has an alt whose phrase the text holds (a query's phrase clauses for one note). */
+export async function phrasesHold(text: string, groups: readonly (readonly Alt[])[], analyzer: Analyzer, pause?: Pause): Promise<boolean> {
+  for (const alts of groups) {
+    let held = false;
+    for (const a of alts) if (await hasPhrase(text, a, analyzer, pause)) { held = true; break; }
+    if (!held) return false;
+  }
+  return true;
 }
 
 /**
- * The same answer as containsPhrase, a piece at a time. Pieces end at white space, which no token
- * spans (text.ts's WORD), so the pieces' tokens are the whole text's; the last terms of a piece are
- * carried into the next, so a run across the cut is found.
+ * Does the text contain the alt's terms as a contiguous run? Read a piece at a time. Pieces end at
+ * white space, which no token spans (text.ts's WORD), so the pieces' tokens are the whole text's; the
+ * last terms of a piece are carried into the next, so a run across the cut is found.
  */
 export async function hasPhrase(text: string, alt: Alt, analyzer: Analyzer, pause?: Pause, piece = PHRASE_PIECE): Promise<boolean> {
   const want = alt.terms;

@@ -3,13 +3,13 @@
 // partial rows, the title bonus, phrase checks, and only the requested page is selected and turned into
 // rows. Ties are broken by path, so the order never depends on how or when the index was built.
 import type { Analyzer } from './types.js';
-import { hasPhrase } from './phrase.js';
+import { phrasesHold } from './phrase.js';
 import type { Alt, ParsedQuery } from './query.js';
 import { FIELDS, NF, TITLE, ALIASES, type Field, type InvertedIndex } from './invertedIndex.js';
 import { PostingCursor } from './postings.js';
 import { RANKING, idf, titleFactor, titleLeaves, titleMatchOf, titleTerms } from './scoring.js';
 import { acquire, release, type Scratch } from './scratch.js';
-import { selectPage, type HitKey } from './page.js';
+import { keepTop, selectPage, type HitKey } from './page.js';
 import type { Pause } from './persist.js';
 
 export type { HitKey } from './page.js';
@@ -277,13 +277,7 @@ async function pageWith(ix: InvertedIndex, q: ParsedQuery, leaves: ParsedQuery['
       { const wait = opts.pause?.(); if (wait) await wait; }
       if (opts.signal?.aborted) break;
       const text = await opts.readText(ix.paths[doc]!);
-      let ok = text !== null;
-      for (const alts of phraseNeeds.get(doc)!) {
-        if (!ok) break;
-        ok = false;
-        for (const a of alts) if (await hasPhrase(text!, a, analyzer, opts.pause)) { ok = true; break; }
-      }
-      if (!ok) matchedAll[doc] = 0;
+      if (text === null || !(await phrasesHold(text, phraseNeeds.get(doc)!, analyzer, opts.pause))) matchedAll[doc] = 0;
     }
   } else if (phraseAlts.length) {
     for (const doc of phraseNeeds.keys()) matchedAll[doc] = 0;
@@ -369,12 +363,8 @@ async function phraseReads(docs: Iterable<number>, cap: number, before: (x: numb
   let i = 0;
   for (const doc of docs) {
     if ((++i & 1023) === 0) { const wait = pause?.(); if (wait) await wait; }
-    if (top.length >= cap && (!top.length || !before(doc, top[top.length - 1]))) { unverified(doc); continue; }
-    let lo = 0;
-    let hi = top.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (before(doc, top[mid])) hi = mid; else lo = mid + 1; }
-    top.splice(lo, 0, doc);
-    if (top.length > cap) unverified(top.pop()!);
+    const out = keepTop(top, doc, cap, before);
+    if (out >= 0) unverified(out);
   }
   return top;
 }
