@@ -147,9 +147,11 @@ async function queries(plugin: Plugin, key: string, note: string, word: string):
 
 const problems: string[] = [];
 
+/** V8's full collection (--expose-gc), when exposed. */
+const gc = (globalThis as { gc?: () => void }).gc;
+
 /** A full (major) collection's pause and the heap it leaves: median of five forced ones (--expose-gc). */
 function fullCollection(): { ms: number; mb: number } | null {
-  const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) return null;
   const times: number[] = [];
   for (let i = 0; i < 5; i++) { const t = performance.now(); gc(); times.push(performance.now() - t); }
@@ -229,7 +231,7 @@ async function runVault(label: string, src: string, bigFolder: string): Promise<
   plugin = undefined as unknown as Plugin;
   // A warm load is an app launch: a fresh process, with none of the first instance's garbage to collect
   // (its typed arrays freed by V8's sweeper in the warm load's first allocations). Collected here, unmeasured.
-  (globalThis as { gc?: () => void }).gc?.();
+  gc?.();
   await new Promise((r) => setTimeout(r, 200));
   app = makeApp(vault, probe);
   probe.begin('warm load');
@@ -272,7 +274,7 @@ async function runVault(label: string, src: string, bigFolder: string): Promise<
   await plugin.unloaded;
   // Nothing may keep the first app (neither the bench nor the plugin): the phases after the warm load
   // would collect over both heaps (650 MB more at 100k notes), which the app never has.
-  (globalThis as { gc?: () => void }).gc?.();
+  gc?.();
   if (firstApp.deref()) problems.push(`${label}: the first app was still reachable after the warm load`);
   rmSync(vault, { recursive: true, force: true });
   await printStalls(label, probe);
