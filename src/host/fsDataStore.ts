@@ -4,9 +4,9 @@ import { promises as fs, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { setTimeout } from 'node:timers';
 import { join } from 'node:path';
-import type { DataStore } from './port.js';
+import type { DataStore, WriteBody } from './port.js';
 import { StorageHealth } from './storageHealth.js';
-import { encodeUtf8Pieces } from '../services/utf8Slices.js';
+import { PieceWriter } from '../core/pieceWriter.js';
 
 function checkName(name: string): void {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) throw new Error(`bad data file name: ${name}`);
@@ -15,22 +15,32 @@ function checkName(name: string): void {
 /** A data-file lock older than this is left over from a crash. */
 const LOCK_STALE_MS = 10_000;
 
-export async function atomicWriteFile(file: string, bytes: Uint8Array | string | readonly string[]): Promise<void> {
+export async function atomicWriteFile(file: string, bytes: WriteBody): Promise<void> {
   const dir = file.slice(0, file.lastIndexOf('/')) || '.';
   const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
   const fh = await fs.open(tmp, 'w', 0o600);
   try {
-    // Big texts (the change feed's state and lines) are encoded a piece per task, not in one go; each
-    // write is a thread-pool round trip, so the parts of a text in parts go out in separate tasks.
-    if (bytes instanceof Uint8Array) await fh.writeFile(bytes);
-    else for (const part of typeof bytes === 'string' ? [bytes] : bytes) for await (const piece of encodeUtf8Pieces(part)) await fh.writeFile(piece);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  try {
+    try {
+      // Big texts (the change feed's state and lines) are encoded a buffer-full (a megabyte) at a time
+      // into one reused buffer; each write of it is a thread-pool round trip, so the encoding of the
+      // next megabyte is a task of its own.
+      if (bytes instanceof Uint8Array) await fh.writeFile(bytes);
+      else if (typeof bytes === 'function') await bytes((piece) => fh.writeFile(piece));
+      else {
+        const parts = typeof bytes === 'string' ? [bytes] : bytes;
+        // A small text gets a small buffer (UTF-8 takes at most 3 bytes per UTF-16 unit).
+        const units = parts.reduce((n, p) => n + p.length, 0);
+        const out = new PieceWriter((piece) => fh.writeFile(piece), Math.min(1 << 20, Math.max(128, units * 3)));
+        for (const part of parts) await out.text(part);
+        await out.flush();
+      }
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
     await fs.rename(tmp, file);
   } catch (e) {
+    // A full disk or a writer that gave up: the half-written temp file goes, the old file stays.
     await fs.rm(tmp, { force: true });
     throw e;
   }
@@ -71,7 +81,7 @@ export class FsDataStore implements DataStore {
     }
   }
 
-  async write(name: string, bytes: Uint8Array | string | readonly string[]): Promise<void> {
+  async write(name: string, bytes: WriteBody): Promise<void> {
     checkName(name);
     await this.tracked(name, async () => {
       await this.ensure();

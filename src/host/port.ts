@@ -18,12 +18,18 @@ export type VaultEvent =
   | { type: 'resolved' };
 
 /** Small private files of the plugin (keys, indexes, logs) in `<configDir>/plugins/<id>/`. */
+/** What DataStore.write takes: bytes, a text (whole or in parts), or a writer that sends the file a
+ *  piece at a time (awaiting each piece before reusing its bytes). */
+export type WriteBody = Uint8Array | string | readonly string[] | ((put: (piece: Uint8Array) => Promise<void>) => Promise<void>);
+
 export interface DataStore {
   readonly dir: string; // absolute folder, for messages only
   read(name: string): Promise<Uint8Array | null>;
   /** Atomic replace: readers see the old or the new bytes, never a mix. A text given in parts is written
-   *  part after part, each encoded in its own task (joining megabytes of text was itself a long task). */
-  write(name: string, bytes: Uint8Array | string | readonly string[]): Promise<void>;
+   *  part after part, each encoded in its own task (joining megabytes of text was itself a long task).
+   *  A writer function is given the file's pieces' sink (core/pieceWriter.ts); when it throws, the
+   *  old file stays as it was. */
+  write(name: string, bytes: WriteBody): Promise<void>;
   append(name: string, text: string): Promise<void>;
   remove(name: string): Promise<void>;
   size(name: string): Promise<number | null>;

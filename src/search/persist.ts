@@ -12,8 +12,9 @@
 //
 // Both directions work in slices (`pause` between them) so a large index never freezes the app.
 import { FIELDS, NF, InvertedIndex } from './invertedIndex.js';
-import { PostingCursor, putVarint, varintSize } from './postings.js';
+import { PostingCursor, varintSize } from './postings.js';
 import { nextTurn } from '../core/turns.js';
+import { PieceWriter, type Put } from '../core/pieceWriter.js';
 
 /** 3: JSON parts in lines of bounded size (writeSplit); 4: posting lists as varint bytes after a directory. */
 const FORMAT = 4;
@@ -41,23 +42,31 @@ export function slicePause(budgetMs: number): Pause {
   };
 }
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8');
 
-/** Serializes the header (any JSON value) and the index as it is now (later changes are not included). */
-export async function encodeIndex(header: unknown, ix: InvertedIndex, pause: Pause = () => null): Promise<Uint8Array> {
+/**
+ * The index file of `ix` as it is now (later changes are not included) with `header` (any JSON value)
+ * at its head, as a writer for DataStore.write: the snapshot is taken in this call, the file is then
+ * produced a buffer at a time into `put` (core/pieceWriter.ts), never whole.
+ */
+export function indexWriter(header: unknown, ix: InvertedIndex, pause: Pause = () => null, bufferBytes?: number): (put: Put) => Promise<void> {
   // Snapshot what changes in place; lists only grow past `top` (appends may move them, which the
   // cursor follows) and the service never runs the vacuum during a save.
   const top = ix.nextId;
   const live = ix.live.slice(0, top);
-  // Copies (memcpy-fast) of the per-note arrays, so the per-note loop below can pause: indexing
-  // re-records and removes notes in place meanwhile. At 100k notes the loop was a 40-100 ms block.
+  // Copies (memcpy-fast) of the per-note arrays, so the per-note loops below can pause: indexing
+  // re-records and removes notes in place meanwhile. At 100k notes one loop was a 40-100 ms block.
   const snap = {
     mtimes: ix.mtimes.slice(0, top), sizes: ix.sizes.slice(0, top), hashes: ix.hashes.slice(0, top * 32),
     paths: ix.paths.slice(0, top), titles: ix.titles.slice(0, top), aliases: ix.aliases.slice(0, top), lengths: ix.lengths.slice(0, top * NF),
   };
-  // The snapshot is taken. The big allocations below (tens of MB at 100k notes, zeroed and then touched
-  // page by page) each start a task of their own: together with the snapshot they were a 50-75 ms block.
+  return (put) => writeIndex(header, ix, top, live, snap, new PieceWriter(put, bufferBytes), pause);
+}
+
+type Snapshot = { mtimes: Float64Array; sizes: Float64Array; hashes: Uint8Array; paths: (string | undefined)[]; titles: string[]; aliases: string[]; lengths: Uint32Array };
+
+async function writeIndex(header: unknown, ix: InvertedIndex, top: number, live: Uint8Array, snap: Snapshot, out: PieceWriter, pause: Pause): Promise<void> {
+  // The allocations below each start a task of their own: with the snapshot they were a 50-75 ms block.
   await nextTurn();
   const dense = new Int32Array(top).fill(-1);
   // Sized up front: grown by push, the two 100k-item arrays were copied (and their old stores collected)
@@ -69,46 +78,33 @@ export async function encodeIndex(header: unknown, ix: InvertedIndex, pause: Pau
   let n = 0;
   const aliases: [number, string][] = [];
   await nextTurn();
-  const lengthsAll = new Uint32Array(top * NF);
-  let nLengths = 0;
-  const records = new Uint8Array(top * RECORD);
-  const rv = new DataView(records.buffer);
-  const hashes = snap.hashes;
   for (let id = 0; id < top; id++) {
     if ((id & 1023) === 1023) { const w = pause(); if (w) await w; }
     if (!live[id]) continue;
-    const r = n * RECORD;
-    rv.setFloat64(r, snap.mtimes[id], true);
-    rv.setFloat64(r + 8, snap.sizes[id], true);
-    for (let k = 0, h = id * 32; k < 32; k++) records[r + 16 + k] = hashes[h + k]; // no view object per note
     dense[id] = n;
     if (snap.aliases[id]) aliases.push([n, snap.aliases[id]]);
     paths[n] = snap.paths[id]!;
     titles[n] = snap.titles[id];
     n++;
-    for (let f = 0; f < NF; f++) lengthsAll[nLengths++] = snap.lengths[id * NF + f];
   }
-  const lengths = lengthsAll.subarray(0, nLengths);
   const { store } = ix;
   const c = new PostingCursor();
   const terms: string[] = [];
   const termIds: number[] = [];
-  /** Per kept term and field (kept term i at i * NF + f): postings, bytes and highest note in the file
-   *  (renumbered). Typed arrays sized for every term (plain arrays grown by push cost 10 ns an item, three
-   *  items per term and field at every save); a term indexed during the save's pauses grows them. */
+  /** The file's directory as it will be written: per kept term its field count, then per field with
+   *  postings: field, postings, bytes, highest note (renumbered). One typed array of about the words
+   *  the terms need (three arrays of terms x fields were 3 MB a save at 50k terms); grown when short. */
   await nextTurn();
-  let counts = new Uint32Array((ix.lexicon.ids.size + 1024) * NF);
-  let sizes = new Uint32Array(counts.length);
-  let lasts = new Uint32Array(counts.length);
-  let kept = 0;
-  await nextTurn();
+  let dir = new Uint32Array(ix.lexicon.ids.size * 6 + 1024);
   let dirWords = 0;
+  await nextTurn();
   let listBytes = 0;
   // The clock is read (pause) after about WORK postings: a common word has one per note.
   let work = 0;
   for (const [t, id] of ix.lexicon.ids) {
+    if (dirWords + 1 + 4 * NF > dir.length) { const grown = new Uint32Array(dir.length * 2); grown.set(dir.subarray(0, dirWords)); dir = grown; }
+    const at = dirWords++;
     let fields = 0;
-    if (kept + NF > counts.length) [counts, sizes, lasts] = [counts, sizes, lasts].map((a) => { const b = new Uint32Array(a.length * 2); b.set(a); return b; });
     for (let f = 0; f < NF; f++) {
       store.open(id * NF + f, c);
       let k = 0;
@@ -121,74 +117,88 @@ export async function encodeIndex(header: unknown, ix: InvertedIndex, pause: Pau
         prev = d;
         k++;
       }
-      counts[kept + f] = k;
-      sizes[kept + f] = bytes;
-      lasts[kept + f] = prev;
       work += store.size(id * NF + f);
-      if (k) { fields++; listBytes += bytes; }
+      if (!k) continue;
+      fields++;
+      listBytes += bytes;
+      dir[dirWords++] = f; dir[dirWords++] = k; dir[dirWords++] = bytes; dir[dirWords++] = prev;
     }
-    // A term with no live posting left takes no entry: the next term writes over its fields.
-    if (fields) { terms.push(t); termIds.push(id); dirWords += 1 + 4 * fields; kept += NF; }
+    // A term with no live posting left takes no entry.
+    if (fields) { dir[at] = fields; terms.push(t); termIds.push(id); } else dirWords = at;
     if ((work += 8) > WORK) { work = 0; const w = pause(); if (w) await w; }
   }
   const meta: Meta = { format: FORMAT, fields: [...FIELDS], paths, titles, aliases, terms };
-  // The JSON parts are megabytes at 100k notes: written in lines of bounded size, with pauses between.
+  // The JSON parts are megabytes at 100k notes: made in lines of bounded size, with pauses between.
   const text: string[] = [];
   await writeSplit(header, text, pause);
   await writeSplit(meta, text, pause);
-  const chunks: Uint8Array[] = [];
-  let headLength = 0;
-  for (const piece of text) {
-    const e = encoder.encode(piece);
-    chunks.push(e);
-    headLength += e.length;
-    const wait = pause(); if (wait) await wait;
+  for (const piece of text) { await out.text(piece); const wait = pause(); if (wait) await wait; }
+  const headLength = out.length;
+  for (let pad = (4 - (headLength % 4)) % 4; pad > 0; pad--) await out.bytes(SPACE);
+  const words = nLive * (NF + RECORD / 4) + dirWords;
+  const wordsAt = out.length;
+  // Per note its field lengths, then its record, from the snapshot.
+  for (let id = 0; id < top; id++) {
+    if ((id & 1023) === 1023) { const w = pause(); if (w) await w; }
+    if (!live[id]) continue;
+    { const w = out.room(4 * NF); if (w) await w; }
+    for (let f = 0; f < NF; f++) out.u32(snap.lengths[id * NF + f]);
   }
-  const pad = (4 - (headLength % 4)) % 4;
-  const words = lengths.length + (paths.length * RECORD) / 4 + dirWords;
-  // Allocating the file (25-45 MB at 100k notes) and copying into it, each in tasks of their own: in one
-  // go they were a 40-50 ms block.
-  const out = new Uint8Array(headLength + pad + words * 4 + listBytes);
-  { const wait = pause(); if (wait) await wait; }
-  let at = 0;
-  for (const e of chunks) { out.set(e, at); at += e.length; const wait = pause(); if (wait) await wait; }
-  out.fill(0x20, headLength, headLength + pad);
-  const u = new Uint32Array(out.buffer, headLength + pad, words);
-  u.set(lengths);
-  let w = lengths.length;
-  { const wait = pause(); if (wait) await wait; }
-  out.set(records.subarray(0, paths.length * RECORD), headLength + pad + w * 4);
-  w += (paths.length * RECORD) / 4;
-  let b = headLength + pad + words * 4;
-  for (let ti = 0; ti < termIds.length; ti++) {
+  for (let id = 0; id < top; id++) {
+    if ((id & 1023) === 1023) { const w = pause(); if (w) await w; }
+    if (!live[id]) continue;
+    { const w = out.room(RECORD); if (w) await w; }
+    out.f64(snap.mtimes[id]);
+    out.f64(snap.sizes[id]);
+    out.copy(snap.hashes, id * 32, 32);
+  }
+  // The directory in megabyte copies, each flush a task of its own.
+  await out.bytes(new Uint8Array(dir.buffer, 0, dirWords * 4));
+  if (out.length - wordsAt !== words * 4) throw new Error(`index encoding wrote ${(out.length - wordsAt) / 4} of ${words} words`);
+  for (let ti = 0, w = 0; ti < termIds.length; ti++) {
     const id = termIds[ti];
-    let fields = 0;
-    for (let f = 0; f < NF; f++) if (counts[ti * NF + f]) fields++;
-    u[w++] = fields;
-    for (let f = 0; f < NF; f++) {
-      const k = counts[ti * NF + f];
-      if (!k) continue;
-      u[w++] = f;
-      u[w++] = k;
-      u[w++] = sizes[ti * NF + f];
-      u[w++] = lasts[ti * NF + f];
-      const end = b + sizes[ti * NF + f];
-      store.open(id * NF + f, c);
+    for (let nFields = dir[w++]; nFields > 0; nFields--, w += 4) {
+      const end = out.length + dir[w + 2];
+      const slot = id * NF + dir[w];
+      store.open(slot, c);
       let prev = 0;
+      let read = 0;
       while (c.next()) {
+        read++;
         if (c.doc >= top || !live[c.doc]) continue;
         const d = dense[c.doc];
-        b = putVarint(out, putVarint(out, b, d - prev), c.tf);
+        const wait = out.room(16);
+        if (wait) {
+          await wait;
+          // A note indexed while the piece was written may have moved the list (its old region can be
+          // handed out again): read it anew up to here. What was there keeps its bytes until a vacuum.
+          store.open(slot, c);
+          for (let k = 0; k < read; k++) c.next();
+        }
+        out.varint(d - prev);
+        out.varint(c.tf);
         prev = d;
       }
-      if (b !== end) throw new Error('a posting list changed during the save');
-      work += k;
+      if (out.length !== end) throw new Error('a posting list changed during the save');
+      work += dir[w + 1];
     }
     if ((work += 8) > WORK) { work = 0; const wait = pause(); if (wait) await wait; }
   }
-  if (w !== words || b !== out.length) throw new Error(`index encoding wrote ${w} of ${words} words`);
-  return out;
+  if (out.length !== wordsAt + words * 4 + listBytes) throw new Error('index encoding lost its count');
+  await out.flush();
 }
+
+/** The whole file as bytes (tests compare files; the service writes through indexWriter). */
+export async function encodeIndex(header: unknown, ix: InvertedIndex, pause: Pause = () => null, bufferBytes?: number): Promise<Uint8Array> {
+  const pieces: Uint8Array[] = [];
+  await indexWriter(header, ix, pause, bufferBytes)(async (p) => { pieces.push(p.slice()); });
+  const all = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of pieces) { all.set(p, at); at += p.length; }
+  return all;
+}
+
+const SPACE = new Uint8Array([0x20]);
 
 /** Bytes per note record: mtime and size (f64 each), SHA-256 of the text (32 bytes). */
 const RECORD = 48;

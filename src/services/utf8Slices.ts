@@ -1,5 +1,5 @@
-// UTF-8 conversion of big texts a piece per task: decoding or encoding a 10-15 MB state file or change
-// feed in one go held the app's UI thread 200-450 ms at 100k notes.
+// UTF-8 decoding of big texts a piece per task: decoding a 10-15 MB state file or change feed in one
+// go held the app's UI thread 200-450 ms at 100k notes. (Encoding goes through core/pieceWriter.ts.)
 import { nextTurn } from '../core/turns.js';
 
 /** Characters (or bytes) converted per task. */
@@ -25,17 +25,4 @@ export async function decodeUtf8Lines(bytes: Uint8Array): Promise<string[]> {
     if (at < bytes.length) await nextTurn();
   }
   return parts;
-}
-
-/** `text` as UTF-8 pieces of about a megabyte, one per task; a surrogate pair is never split. */
-export async function* encodeUtf8Pieces(text: string): AsyncGenerator<Uint8Array, void, void> {
-  const encoder = new TextEncoder();
-  for (let at = 0; at < text.length;) {
-    let end = Math.min(text.length, at + PIECE);
-    const c = text.charCodeAt(end - 1);
-    if (end < text.length && c >= 0xd800 && c <= 0xdbff) end--; // keep a high surrogate with its pair
-    yield encoder.encode(text.slice(at, end));
-    at = end;
-    if (at < text.length) await nextTurn();
-  }
 }

@@ -86,17 +86,23 @@ test('pageAfterUnsorted gives exactly what sorting then pageAfter gives, page af
 });
 
 test('UTF-8 in slices: texts over a megabyte decode and encode exactly as in one go, characters split at every piece edge included', async () => {
-  const { decodeUtf8Lines, encodeUtf8Pieces } = await import('../../src/services/utf8Slices.js');
+  const { decodeUtf8Lines } = await import('../../src/services/utf8Slices.js');
+  const { PieceWriter } = await import('../../src/core/pieceWriter.js');
   const PIECE = 1 << 20;
   for (const pad of [0, 1, 2, 3]) {
     // An emoji (surrogate pair, 4 UTF-8 bytes) and CJK (3 bytes) straddle the piece edges in chars and in bytes.
     const text = 'a'.repeat(PIECE - 1 - pad) + '😀' + '語'.repeat(PIECE / 2) + 'é😀z'.repeat(1000);
     const bytes = new TextEncoder().encode(text);
     assert.equal((await decodeUtf8Lines(bytes)).join(''), text, `decode, pad ${pad}`);
-    const pieces: Uint8Array[] = [];
-    for await (const p of encodeUtf8Pieces(text)) pieces.push(p);
-    assert.ok(pieces.length > 1, 'more than one piece');
-    assert.deepEqual(Buffer.concat(pieces), Buffer.from(bytes), `encode, pad ${pad}`);
+    // Written through the data store's reused buffer (a megabyte, and an odd small size), in parts.
+    for (const size of [PIECE, 1001]) {
+      const pieces: Uint8Array[] = [];
+      const out = new PieceWriter(async (p) => { pieces.push(p.slice()); }, size);
+      for (const part of [text.slice(0, PIECE + 7), '', text.slice(PIECE + 7)]) await out.text(part);
+      await out.flush();
+      assert.ok(pieces.length > 1 && pieces.every((p) => p.length <= size), 'more than one piece, none over the buffer');
+      assert.deepEqual(Buffer.concat(pieces), Buffer.from(bytes), `encode, pad ${pad}, buffer ${size}`);
+    }
   }
 });
 

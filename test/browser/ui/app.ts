@@ -20,7 +20,10 @@ function memoryStore(dir: string, files: Record<string, string>): DataStore {
   return {
     dir,
     read: async (n) => m.get(n) ?? null,
-    write: async (n, b) => { m.set(n, b instanceof Uint8Array ? b : new TextEncoder().encode(typeof b === 'string' ? b : b.join(''))); },
+    write: async (n, b) => {
+      if (typeof b === 'function') throw new Error('the settings view writes no file in pieces');
+      m.set(n, b instanceof Uint8Array ? b : new TextEncoder().encode(typeof b === 'string' ? b : b.join('')));
+    },
     append: async (n, t) => { const old = m.get(n) ?? new Uint8Array(); const add = new TextEncoder().encode(t); const out = new Uint8Array(old.length + add.length); out.set(old); out.set(add, old.length); m.set(n, out); },
     remove: async (n) => { m.delete(n); },
     size: async (n) => m.get(n)?.length ?? null,
