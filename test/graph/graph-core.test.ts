@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { LinkGraph, bfs } from '../../src/graph/linkGraph.js';
+import { ShardedMap } from '../../src/core/shardedMap.js';
 import { diffState, pairMoves, parseCursor, parseFeedParts, feedText, retain, type ChangeEvent } from '../../src/changes/feed.js';
 import { scopeEvent } from '../../src/changes/service.js';
 
@@ -77,6 +78,14 @@ test('diffState and pairMoves', () => {
   const prev = { 'a.md': { m: 1, s: 1, h: 'h1', c: 1 }, 'b.md': { m: 1, s: 1, h: 'h2', c: 1 }, 'c.md': { m: 1, s: 1, h: 'h3', c: 1 } };
   const d = diffState(prev, [{ path: 'a.md', m: 1, s: 1 }, { path: 'b.md', m: 2, s: 1 }, { path: 'x/c.md', m: 1, s: 1 }]);
   assert.deepEqual(d, [{ kind: 'changed?', path: 'b.md' }, { kind: 'deleted', path: 'c.md' }, { kind: 'created', path: 'x/c.md' }]);
+  // The loaded state is a ShardedMap (and a Map in older callers): the same diff; a record's inherited names are no notes.
+  const now = [{ path: 'a.md', m: 1, s: 1 }, { path: 'b.md', m: 2, s: 1 }, { path: 'x/c.md', m: 1, s: 1 }, { path: 'constructor', m: 1, s: 1 }];
+  const sharded = new ShardedMap<(typeof prev)['a.md']>();
+  for (const [k, v] of Object.entries(prev)) sharded.set(k, v);
+  const want = [...d, { kind: 'created', path: 'constructor' }].sort((a, b) => (a.path < b.path ? -1 : 1));
+  assert.deepEqual(diffState(sharded, now), want);
+  assert.deepEqual(diffState(new Map(Object.entries(prev)), now), want);
+  assert.deepEqual(diffState(prev, now), want);
   const m = pairMoves([{ path: 'c.md', h: 'h3' }, { path: 'z.md', h: 'hz' }], [{ path: 'x/c.md', h: 'h3' }, { path: 'new.md', h: 'h3' }]);
   assert.deepEqual(m, { moves: [{ from: 'c.md', to: 'x/c.md' }], deleted: ['z.md'], created: ['new.md'] });
 });
