@@ -12,6 +12,7 @@ import type { Analyzer } from './types.js';
 import { Lexicon } from './lexicon.js';
 import { PostingCursor, PostingStore } from './postings.js';
 import { ShardedMap } from '../core/shardedMap.js';
+import { nextTurn } from '../core/turns.js';
 
 export const FIELDS = ['title', 'aliases', 'headings', 'tags', 'body'] as const;
 export type Field = (typeof FIELDS)[number];
@@ -321,9 +322,10 @@ export class InvertedIndex {
   /**
    * Rewrites every list into fresh chunks without the postings of removed notes (and without the room
    * lists left behind when they grew), drops the names of terms left without any, yielding to `pause`
-   * between slices. Queries may run in between: every list is consistent at each pause.
+   * between slices. Queries may run in between: every list is consistent at each pause. `turn` is a
+   * turn of the event loop taken whatever the clock says (the caller's gate waits in it too).
    */
-  async vacuum(pause: () => Promise<void> | null): Promise<void> {
+  async vacuum(pause: () => Promise<void> | null, turn: () => Promise<void> = nextTurn): Promise<void> {
     const dirt = this.dirt;
     const empty: string[] = [];
     const terms = this.lexicon.terms;
@@ -334,12 +336,17 @@ export class InvertedIndex {
       if (this.lexicon.ids.get(terms[t]) !== t) { for (let f = 0; f < NF; f++) this.store.clear(t * NF + f); continue; } // a forgotten id
       let any = false;
       for (let f = 0; f < NF; f++) {
-        work += this.store.size(t * NF + f);
-        if (this.store.rewriteLive(t * NF + f, this.live, cursor)) any = true;
+        const slot = t * NF + f;
+        // A list keeps at most its bytes; when they may not fit, the next chunk is made between two
+        // turns (with the scavenge its allocation sets off: one 4 MB chunk in the middle of a slice
+        // made it a 50-60 ms block after a vault-wide move at 100k notes).
+        if (this.store.has(slot) && !this.store.arenaFits(this.store.bytes(slot))) { await turn(); this.store.openArena(); await turn(); }
+        work += this.store.size(slot);
+        if (this.store.rewriteLive(slot, this.live, cursor)) any = true;
+        // The clock is read after about 16k postings (a common word has one per note, in each field).
+        if ((work += 8) > 16_384) { work = 0; const w = pause(); if (w) await w; }
       }
       if (!any) empty.push(terms[t]);
-      // The clock is read after about 16k postings (a common word has one per note).
-      if ((work += 8) > 16_384) { work = 0; const w = pause(); if (w) await w; }
     }
     for (let i = 0; i < empty.length; i++) {
       // Forgetting takes a prefix-tree delete per term: after a vault-wide move, thousands of them.

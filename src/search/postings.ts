@@ -137,6 +137,11 @@ export class PostingStore {
     return slot < this.room ? this.count[slot] : 0;
   }
 
+  /** Bytes of a slot's list. */
+  bytes(slot: number): number {
+    return slot < this.room && this.chunk[slot] !== NONE ? this.len[slot] : 0;
+  }
+
   /** Points `c` at the start of a slot's list (an empty list when there is none). */
   open(slot: number, c: PostingCursor = new PostingCursor()): PostingCursor {
     c.doc = 0;
@@ -287,14 +292,23 @@ export class PostingStore {
     return n;
   }
 
+  /** Whether a list of `n` bytes fits at the arena's end without a new chunk (lists over a chunk get their own). */
+  arenaFits(n: number): boolean {
+    return n > CHUNK || (this.arena !== NONE && this.arenaUsed + n <= this.chunks[this.arena].length);
+  }
+
+  /** Starts the next arena chunk now: a new 4 MB ArrayBuffer sets off a scavenge (external memory
+   *  pressure, 10-15 ms on a large heap), so the vacuum makes it in a task of its own. */
+  openArena(): void {
+    this.chunks.push(new Uint8Array(CHUNK));
+    this.arena = this.chunks.length - 1;
+    this.arenaUsed = 0;
+  }
+
   /** An exact region at the arena's end (a rewritten list: it will not grow often). */
   private bump(n: number): [number, number] {
     if (n > CHUNK) { this.chunks.push(new Uint8Array(n)); return [this.chunks.length - 1, 0]; }
-    if (this.arena === NONE || this.arenaUsed + n > this.chunks[this.arena].length) {
-      this.chunks.push(new Uint8Array(CHUNK));
-      this.arena = this.chunks.length - 1;
-      this.arenaUsed = 0;
-    }
+    if (!this.arenaFits(n)) this.openArena();
     const at = this.arenaUsed;
     this.arenaUsed += n;
     return [this.arena, at];

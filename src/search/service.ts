@@ -286,7 +286,7 @@ export class KeywordService implements KeywordRanker {
     if (this.vacuuming || this.stopped) return;
     await this.reads.clear();
     if (this.vacuuming || this.stopped) return;
-    this.vacuuming = this.ix.vacuum(this.reads.changing(slicer())).finally(() => { this.vacuuming = null; });
+    this.vacuuming = this.ix.vacuum(this.reads.changing(slicer()), () => nextTurn().then(() => this.reads.clear())).finally(() => { this.vacuuming = null; });
     await this.vacuuming;
   }
 

@@ -193,3 +193,21 @@ test('service: changes arriving while saves encode leave a whole file that loads
     assert.equal((await svc2.search('long 3')).hits[0]?.path, 'Long.md');
   } finally { await svc2.stop(); await host2.close(); }
 });
+
+test('the vacuum makes each new 4 MB chunk between two turns of its own, never inside a slice', async () => {
+  // About 2.4M live postings (6 MB of lists): the vacuum's fresh arena needs more than one chunk.
+  const ix = new InvertedIndex();
+  for (let i = 0; i < 12_000; i++) ix.add(buildDoc(`n/${i}.md`, Array.from({ length: 300 }, (_, k) => `t${(i * 7 + k * 13) % 20_000}`).join(' '), null), analyzer);
+  for (let i = 0; i < 12_000; i += 3) ix.remove(`n/${i}.md`);
+  const log: string[] = [];
+  const chunks = ix.store.chunks;
+  const push = chunks.push.bind(chunks);
+  chunks.push = (...items: Uint8Array[]) => { log.push('chunk'); return push(...items); };
+  const rewrite = ix.store.rewriteLive.bind(ix.store);
+  ix.store.rewriteLive = (...a: Parameters<typeof rewrite>) => { log.push('list'); return rewrite(...a); };
+  await ix.vacuum(() => { log.push('pause'); return turn(); }, async () => { log.push('turn'); await turn(); });
+  const made = log.flatMap((e, i) => (e === 'chunk' ? [i] : []));
+  assert.ok(made.length >= 2, `${made.length} chunks made`);
+  for (const i of made) assert.deepEqual([log[i - 1], log[i + 1]], ['turn', 'turn'], `chunk ${i}: ${log.slice(Math.max(0, i - 3), i + 3).join(' ')}`);
+  assert.equal(ix.store.chunks, chunks, 'the vacuum kept the store\'s chunk list');
+});
