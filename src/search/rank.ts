@@ -107,7 +107,7 @@ export async function runQuery(ix: InvertedIndex, q: ParsedQuery, analyzer: Anal
 export async function runQueryPage(ix: InvertedIndex, q: ParsedQuery, analyzer: Analyzer, opts: PageOptions = {}): Promise<QueryPage> {
   if (!q.clauses.length) return { hits: [], total: 0, totalAll: 0, offset: 0 };
   const leaves = positiveLeaves(q);
-  const scratch = acquire(ix, ix.nextId, Math.max(1, Math.ceil(leaves.length / 32)));
+  const scratch = await acquire(ix, ix.nextId, Math.max(1, Math.ceil(leaves.length / 32)));
   try {
     return await pageWith(ix, q, leaves, analyzer, opts, scratch);
   } finally {

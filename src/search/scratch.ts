@@ -2,6 +2,7 @@
 // megabytes of typed arrays per query, and the garbage collector's pauses showed up as p99 latency).
 // Only the entries of the notes a query touched are cleared afterwards. A query that starts while
 // another is still running (phrase reads await) gets arrays of its own.
+import { nextTurn } from '../core/turns.js';
 
 export interface Scratch {
   size: number;
@@ -27,25 +28,31 @@ export interface Scratch {
 
 const scratchOf = new WeakMap<object, Scratch>();
 
-function make(cap: number, W: number): Scratch {
+/** The arrays, for a large index each made in a task of its own: a new typed array sets off a scavenge
+ *  on a large heap (external memory pressure), and the nine of a 100k-note query made together (4.5 MB)
+ *  were a 100-290 ms block at the first query after a build. */
+async function make(cap: number, W: number): Promise<Scratch> {
+  const big = cap >= 16_384;
+  const next = async <T>(alloc: () => T): Promise<T> => { if (big) await nextTurn(); return alloc(); };
   return {
     size: cap, W,
-    scores: new Float64Array(cap), fieldMask: new Uint8Array(cap), leafMask: new Uint32Array(cap * W), matchedAll: new Uint8Array(cap),
-    seen: new Uint8Array(cap), termAcc: new Float64Array(cap), termDocs: new Int32Array(cap),
-    touched: new Int32Array(cap), n: 0, cands: new Int32Array(cap), busy: false,
+    scores: await next(() => new Float64Array(cap)), fieldMask: await next(() => new Uint8Array(cap)), leafMask: await next(() => new Uint32Array(cap * W)),
+    matchedAll: await next(() => new Uint8Array(cap)), seen: await next(() => new Uint8Array(cap)), termAcc: await next(() => new Float64Array(cap)),
+    termDocs: await next(() => new Int32Array(cap)), touched: await next(() => new Int32Array(cap)), n: 0, cands: await next(() => new Int32Array(cap)), busy: false,
   };
 }
 
 /** Arrays for a query over `owner` with short ids below `size` and `W` words of leaf bits per note. */
-export function acquire(owner: object, size: number, W: number): Scratch {
+export async function acquire(owner: object, size: number, W: number): Promise<Scratch> {
   let s = scratchOf.get(owner);
   if (!s || s.busy || s.size < size) {
     // With room to grow: every re-indexed note takes a new short id, so an exact fit was remade (and
     // collected) at the first query after each change, a 150 ms block at 100k notes.
     const cap = Math.max(size + (size >> 3), s && !s.busy ? s.size : 0, 16);
-    s = make(cap, W);
+    // Made for this query alone (it may take turns): kept for later ones if none is in use then.
+    s = await make(cap, W);
     const cur = scratchOf.get(owner);
-    if (!cur || !cur.busy) scratchOf.set(owner, s);
+    if (!cur || (!cur.busy && cur.size <= s.size)) scratchOf.set(owner, s);
   }
   // leafMask's stride is the query's word count (all zero between queries, so any stride reads clean).
   if (s.leafMask.length < s.size * W) s.leafMask = new Uint32Array(s.size * W);

@@ -83,3 +83,21 @@ test('picking the notes to read for a phrase check pauses, and picks the best ph
   assert.deepEqual(page.hits.map((h) => h.path), capped.slice(0, 10).map((h) => h.path));
   assert.ok(paths.most() <= 3 * N, `at most ${3 * N} paths read between two pauses (read ${paths.most()})`);
 });
+
+test('the first query over a large index makes its per-note arrays a task at a time', async () => {
+  // 20k notes: the arrays (nine, of 22.5k entries) are large enough to be made between turns.
+  const ix = new InvertedIndex();
+  for (let i = 0; i < 20_000; i++) ix.add(buildDoc(`n/${i}.md`, `alpha w${i % 50}\n`, null), analyzer);
+  let ticks = 0;
+  let on = true;
+  const tick = () => { if (!on) return; ticks++; setTimeout(tick, 0); };
+  setTimeout(tick, 0);
+  const first = await runQueryPage(ix, parseQuery('w7', analyzer), analyzer, { limit: 5 });
+  const atFirst = ticks;
+  const second = await runQueryPage(ix, parseQuery('w7', analyzer), analyzer, { limit: 5 });
+  on = false;
+  assert.equal(first.total, 400);
+  assert.deepEqual(second, first);
+  assert.ok(atFirst >= 8, `the event loop turned ${atFirst} times while the first query made its arrays`);
+  assert.ok(ticks - atFirst <= 1, 'a later query reuses them');
+});

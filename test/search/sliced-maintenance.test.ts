@@ -211,3 +211,26 @@ test('the vacuum makes each new 4 MB chunk between two turns of its own, never i
   for (const i of made) assert.deepEqual([log[i - 1], log[i + 1]], ['turn', 'turn'], `chunk ${i}: ${log.slice(Math.max(0, i - 3), i + 3).join(' ')}`);
   assert.equal(ix.store.chunks, chunks, 'the vacuum kept the store\'s chunk list');
 });
+
+test('the per-note arrays of a large index grow one at a time, ahead of need, and keep every note', async () => {
+  const ix = new InvertedIndex();
+  const arrays = () => { const x = ix as unknown as Record<'live' | 'lengths' | 'mtimes' | 'sizes' | 'marks' | 'hashes', ArrayLike<number>>; return [x.live, x.lengths, x.mtimes, x.sizes, x.marks, x.hashes]; };
+  let most = 0;
+  let grownLarge = 0;
+  for (let i = 0; i < 40_000; i++) {
+    const before = arrays();
+    ix.add(buildDoc(`n/${i}.md`, `# N ${i}\nword${i % 97} common`, null), analyzer);
+    ix.record(`n/${i}.md`, i, i + 1, `sha256:${(i % 16).toString(16).repeat(64)}`);
+    const changed = arrays().filter((a, k) => a !== before[k]).length;
+    if (before[0].length >= 16_384) { most = Math.max(most, changed); if (changed) grownLarge++; }
+  }
+  assert.equal(most, 1, 'at most one per-note array grown by one note once the room is large');
+  assert.ok(grownLarge >= 6, `${grownLarge} growths past 16k notes`);
+  assert.equal(ix.documentCount, 40_000);
+  // Everything recorded before and after the growths is still there.
+  for (const i of [0, 9_000, 16_383, 16_384, 30_000, 39_999]) {
+    const d = (i % 16).toString(16);
+    assert.deepEqual([ix.mtimes[i], ix.sizes[i], ix.live[i], ix.hashes[i * 32 + 31]], [i, i + 1, 1, parseInt(d + d, 16)], `note ${i}`);
+  }
+  assert.equal((await runQuery(ix, parseQuery('word5', analyzer), analyzer)).length, Math.floor((40_000 - 6) / 97) + 1);
+});
