@@ -161,11 +161,7 @@ export class PostingStore {
       return [this.freeAt[k][2 * i], this.freeAt[k][2 * i + 1]];
     }
     if (n > CHUNK) { this.chunks.push(new Uint8Array(n)); return [this.chunks.length - 1, 0]; }
-    if (this.arena === NONE || this.arenaUsed + n > this.chunks[this.arena].length) {
-      this.chunks.push(new Uint8Array(CHUNK));
-      this.arena = this.chunks.length - 1;
-      this.arenaUsed = 0;
-    }
+    if (!this.arenaFits(n)) this.openArena();
     const at = this.arenaUsed;
     this.arenaUsed += n;
     return [this.arena, at];
@@ -300,9 +296,18 @@ export class PostingStore {
   /** Starts the next arena chunk now: a new 4 MB ArrayBuffer sets off a scavenge (external memory
    *  pressure, 10-15 ms on a large heap), so the vacuum makes it in a task of its own. */
   openArena(): void {
-    this.chunks.push(new Uint8Array(CHUNK));
+    this.chunks.push(this.spare ?? new Uint8Array(CHUNK));
+    this.spare = null;
     this.arena = this.chunks.length - 1;
     this.arenaUsed = 0;
+  }
+
+  /** The next arena chunk, made ahead (`makeSpare`) between two turns so that a list growing inside an
+   *  indexing slice never allocates one (with its scavenge) there. */
+  spare: Uint8Array | null = null;
+
+  makeSpare(): void {
+    this.spare ??= new Uint8Array(CHUNK);
   }
 
   /** An exact region at the arena's end (a rewritten list: it will not grow often). */

@@ -237,6 +237,7 @@ export class KeywordService implements KeywordRanker {
       // The next batch is read (I/O off the main thread) while this one is indexed.
       pending = take();
       for (const apply of prepared) {
+        if (!this.ix.store.spare) { await nextTurn(); this.ix.store.makeSpare(); await nextTurn(); } // postings.ts: spare
         if (this.reads.busy) await this.reads.clear();
         // A long note is indexed in steps (InvertedIndex.addSteps): the clock is read after each.
         const steps = apply();

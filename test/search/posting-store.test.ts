@@ -161,3 +161,28 @@ test('posting store: a loaded index\'s exact room is made one per-slot array per
   assert.equal(store.has(49_999), false);
   assert.deepEqual([...store.reserveSteps(40_000, true)], [], 'nothing to do when the room is there');
 });
+
+test('posting store: a spare chunk made ahead becomes the next arena; without one a chunk is made where it is needed', () => {
+  for (const withSpare of [true, false]) {
+    const store = new PostingStore();
+    store.reserve(4096);
+    if (withSpare) store.makeSpare();
+    const spare = store.spare;
+    const made: Uint8Array[] = [];
+    let allocatedAtNeed = 0;
+    // Enough postings for more than one 4 MB arena (a list outgrowing its region moves to a bigger one).
+    for (let doc = 0; doc < 600_000; doc++) {
+      const before = store.chunks.length;
+      for (let s = 0; s < 8; s++) store.append(s * 512, doc, 1 + (doc % 3));
+      if (store.chunks.length > before) { made.push(store.chunks[store.chunks.length - 1]); if (!withSpare || made.length > 1) allocatedAtNeed++; }
+    }
+    assert.ok(made.length >= 2, `${made.length} chunks`);
+    if (withSpare) { assert.equal(made[0], spare, 'the first chunk is the spare'); assert.equal(store.spare, null, 'the spare was used'); }
+    else assert.equal(allocatedAtNeed, made.length);
+    const c = new PostingCursor();
+    store.open(0, c);
+    let n = 0;
+    while (c.next()) { assert.equal(c.doc, n); n++; }
+    assert.equal(n, 600_000);
+  }
+});

@@ -173,6 +173,8 @@ test('service: changes arriving while saves encode leave a whole file that loads
   await Promise.all(saves);
   await svc.flush();
   await svc.save();
+  // The drain keeps the posting store's next arena chunk made ahead, between turns (postings.ts: spare).
+  assert.ok((svc as unknown as { ix: InvertedIndex }).ix.store.spare, 'no spare chunk made ahead by the drain');
   const before = [];
   for (const q of QUERIES) before.push((await svc.search(q)).hits.map(row));
   await svc.stop();
