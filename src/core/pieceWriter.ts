@@ -2,6 +2,7 @@
 // 25-45 MB of fresh memory per save at 100k notes (the change feed's state, encoded a megabyte at a
 // time, 10-15 MB), and that external memory is what started most of V8's major collections, the app's
 // longest pauses at that size.
+import { putVarint } from './varint.js';
 
 /** Takes one piece of the file; the piece's bytes may be reused once the promise resolves. */
 export type Put = (piece: Uint8Array) => Promise<void>;
@@ -40,11 +41,8 @@ export class PieceWriter {
 
   u32(v: number): void { this.view.setUint32(this.pos, v, true); this.pos += 4; }
   f64(v: number): void { this.view.setFloat64(this.pos, v, true); this.pos += 8; }
-  /** A LEB128 varint, as search/postings.ts writes them (at most 8 bytes for a safe integer). */
-  varint(v: number): void {
-    while (v >= 128) { this.buf[this.pos++] = (v & 127) | 128; v = Math.floor(v / 128); }
-    this.buf[this.pos++] = v;
-  }
+  /** A varint (core/varint.ts: at most 8 bytes for a safe integer). */
+  varint(v: number): void { this.pos = putVarint(this.buf, this.pos, v); }
   /** `n` bytes of `b` from `at` (a loop: a view object per 32-byte hash, 100k per save, was not free). */
   copy(b: Uint8Array, at: number, n: number): void { for (let k = 0; k < n; k++) this.buf[this.pos++] = b[at + k]; }
 

@@ -12,7 +12,8 @@
 //
 // Both directions work in slices (`pause` between them) so a large index never freezes the app.
 import { FIELDS, NF, InvertedIndex } from './invertedIndex.js';
-import { PostingCursor, varintSize } from './postings.js';
+import { PostingCursor } from './postings.js';
+import { varintSize } from '../core/varint.js';
 import { nextTurn } from '../core/turns.js';
 import { PieceWriter, type Put } from '../core/pieceWriter.js';
 

@@ -7,6 +7,7 @@
 // (a loaded file's lists once moved) count as waste; the index's vacuum rewrites every list into
 // fresh chunks (`rewriteLive`), dropping removed notes and the waste, in slices.
 // New notes always take a higher short id than any before, so adding a note only ever appends.
+import { putVarint, varintSize } from '../core/varint.js';
 
 /** Arena chunk size in bytes (a list bigger than this gets a chunk of its own). */
 const CHUNK = 1 << 22;
@@ -37,19 +38,6 @@ export class PostingCursor {
   }
 }
 
-/** Bytes of a varint. */
-export function varintSize(v: number): number {
-  let n = 1;
-  while (v >= 128) { v = Math.floor(v / 128); n++; }
-  return n;
-}
-
-/** Writes a varint at `at`; returns the offset after it. */
-export function putVarint(b: Uint8Array, at: number, v: number): number {
-  while (v >= 128) { b[at++] = (v & 127) | 128; v = Math.floor(v / 128); }
-  b[at++] = v;
-  return at;
-}
 
 export class PostingStore {
   chunks: Uint8Array[] = [];
@@ -160,11 +148,7 @@ export class PostingStore {
       const i = --this.freeN[k];
       return [this.freeAt[k][2 * i], this.freeAt[k][2 * i + 1]];
     }
-    if (n > CHUNK) { this.chunks.push(new Uint8Array(n)); return [this.chunks.length - 1, 0]; }
-    if (!this.arenaFits(n)) this.openArena();
-    const at = this.arenaUsed;
-    this.arenaUsed += n;
-    return [this.arena, at];
+    return this.bump(n);
   }
 
   /** Gives back a slot's region: to its size class, or as waste (a loaded file's or a rewritten list's exact region). */
@@ -310,7 +294,7 @@ export class PostingStore {
     this.spare ??= new Uint8Array(CHUNK);
   }
 
-  /** An exact region at the arena's end (a rewritten list: it will not grow often). */
+  /** A region at the arena's end (alloc's when no freed one fits; exact for a rewritten list, which will not grow often). */
   private bump(n: number): [number, number] {
     if (n > CHUNK) { this.chunks.push(new Uint8Array(n)); return [this.chunks.length - 1, 0]; }
     if (!this.arenaFits(n)) this.openArena();

@@ -4,7 +4,8 @@
 // says, and no region may be handed to two lists.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PostingCursor, PostingStore, putVarint, varintSize } from '../../src/search/postings.js';
+import { PostingCursor, PostingStore } from '../../src/search/postings.js';
+import { putVarint, varintSize } from '../../src/core/varint.js';
 
 function rng(seed: number) {
   return () => { seed = (seed * 1664525 + 1013904223) >>> 0; return seed / 2 ** 32; };
