@@ -171,6 +171,29 @@ async function printStalls(label: string, probe: LoopProbe): Promise<void> {
   await probe.stall.close();
 }
 
+/**
+ * With LONGTASKS_HEAP_SAMPLE=DIR, V8's sampling heap profiler over the rename phase, counting what a
+ * minor collection would have freed out: what is left is what reached the old generation (promoted or
+ * allocated there) and was collected by a major collection or is still alive. Written to DIR as a
+ * .heapprofile (DevTools' Memory tab, or bench/heap-sites.mjs).
+ */
+async function heapSampling(what: string): Promise<((name: string) => Promise<void>) | null> {
+  const dir = process.env.LONGTASKS_HEAP_SAMPLE;
+  if (!dir) return null;
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 64 * 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false } as never);
+  return async (name) => {
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${name}.heapprofile`), JSON.stringify(profile));
+    session.disconnect();
+    console.log(`  ${what}: heap sampling written to ${join(dir, `${name}.heapprofile`)}`);
+  };
+}
+
 async function queriesOrThrow(plugin: Plugin, key: string, note: string, word: string): Promise<void> {
   const client = await connect(plugin.runtime!.server.url, key);
   try {
@@ -262,9 +285,11 @@ async function runVault(label: string, src: string, bigFolder: string): Promise<
 
   const folder = app.vault.getFolderByPath(bigFolder)!;
   const moved = notes().filter((f) => f.path.startsWith(`${bigFolder}/`)).length;
+  const sampling = await heapSampling('folder rename');
   probe.begin('folder rename');
   await app.vault.rename(folder, `${bigFolder} (renamed)`);
   await settled(app, plugin, 'rename');
+  await sampling?.(`${label}-rename`);
   const movedNote = note.startsWith(`${bigFolder}/`) ? `${bigFolder} (renamed)/${note.slice(bigFolder.length + 1)}` : note;
   await queries(plugin, key, movedNote, word);
   out.push(probe.end());
@@ -309,6 +334,8 @@ async function main(): Promise<void> {
     // For bench/long-stacks.mjs --blocks: each long block's window, to read a CPU profile of the same run.
     writeFileSync(process.env.LONGTASKS_BLOCKS, JSON.stringify(Object.entries(all).flatMap(([v, rows]) => rows.flatMap((r) => r.longUs.map(([a, b]) => ({ vault: v, phase: r.label, startUs: a, endUs: b }))))));
   }
+  console.log('\nblocks over 50 ms of CPU, with the collections in them:');
+  for (const [v, rows] of Object.entries(all)) for (const r of rows) for (const g of r.longGcs) console.log(`  ${v} / ${r.label} at ${g}`);
   console.log('\nworst blocks per phase (ms after the phase began → length):');
   for (const [v, rows] of Object.entries(all)) for (const r of rows) console.log(`  ${v} / ${r.label}: ${r.worst.map(([a, l]) => `${(a / 1000).toFixed(2)} s → ${l.toFixed(0)} ms`).join(', ')}`);
   if (problems.length) throw new Error(`problems (the figures above are not valid):\n${problems.map((p) => `  ${p}`).join('\n')}`);

@@ -11,7 +11,7 @@
 // can be reported with `exclude(start, end)`: that time is taken out of the gaps it falls in.
 import { closeSync, openSync, readSync } from 'node:fs';
 import { StallStacks } from './stall-stacks.js';
-import { monitorEventLoopDelay, performance, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
+import { constants as perfConstants, monitorEventLoopDelay, performance, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
 
 export interface BlockStats {
   label: string;
@@ -37,6 +37,8 @@ export interface BlockStats {
   /** Every block over 50 ms as [start, end] in microseconds of the monotonic clock V8's CPU profiles
    *  use (process.hrtime), for bench/long-stacks.mjs --blocks. */
   longUs: [number, number][];
+  /** For each block over 50 ms of CPU: its CPU ms and the collections inside it by kind (ms). */
+  longGcs: string[];
 }
 
 // Blocks whose windows are kept for bench/long-stacks.mjs (LONGTASKS_MS lowers it to look at the margin).
@@ -68,7 +70,7 @@ export class LoopProbe {
   private hist: IntervalHistogram | null = null;
   private excluded: [number, number, number][] = [];
   private label = '';
-  private gcs: [number, number][] = [];
+  private gcs: [number, number, number][] = [];
   private gcObserver: PerformanceObserver | null = null;
   private cpu = mainThreadCpu();
   private cpuMs = () => this.cpu.read();
@@ -84,7 +86,7 @@ export class LoopProbe {
     this.gaps = [];
     this.excluded = [];
     this.gcs = [];
-    this.gcObserver = new PerformanceObserver((list) => { for (const e of list.getEntries()) this.gcs.push([e.startTime, e.startTime + e.duration]); });
+    this.gcObserver = new PerformanceObserver((list) => { for (const e of list.getEntries()) this.gcs.push([e.startTime, e.startTime + e.duration, (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0]); });
     this.gcObserver.observe({ entryTypes: ['gc'] });
     this.hist = monitorEventLoopDelay({ resolution: 1 });
     this.hist.enable();
@@ -125,6 +127,7 @@ export class LoopProbe {
     let longestCpuLessGcMs = 0;
     let gcInLongestMs = 0;
     let over50Cpu = 0;
+    const longGcs: string[] = [];
     const blocks = this.gaps.map(([a, b, cpu]) => {
       let own = b - a - 1;
       let ex = 0;
@@ -140,7 +143,12 @@ export class LoopProbe {
       for (const [s, e] of this.gcs) { const o = Math.min(b, e) - Math.max(a, s); if (o > 0) gc += o; }
       if (held > longestCpuMs) { longestCpuMs = held; gcInLongestMs = Math.min(gc, held); }
       longestCpuLessGcMs = Math.max(longestCpuLessGcMs, held - Math.min(gc, held));
-      if (held > 50) over50Cpu++;
+      if (held > 50) {
+        over50Cpu++;
+        const kinds = new Map<string, number>();
+        for (const [s, e, k] of this.gcs) { const o = Math.min(b, e) - Math.max(a, s); if (o > 0) kinds.set(gcKind(k), (kinds.get(gcKind(k)) ?? 0) + o); }
+        longGcs.push(`${(a - this.start).toFixed(0)} ms: ${held.toFixed(0)} ms CPU${[...kinds].map(([k, ms]) => `, ${k} ${ms.toFixed(0)}`).join('')}`);
+      }
       return [a - this.start, Math.max(0, own)] as [number, number];
     });
     const lengths = blocks.map((b) => b[1]).sort((x, y) => x - y);
@@ -162,9 +170,16 @@ export class LoopProbe {
       eldP99Ms: h.percentile(99) / 1e6,
       worst: [...blocks].sort((x, y) => y[1] - x[1]).slice(0, 5),
       excludedMs,
+      longGcs,
       longUs: this.gaps.filter(([a, b]) => b - a - 1 > LONG_WINDOW_MS).map(([a, b, , us]) => [us, us + (b - a) * 1000] as [number, number]),
     };
   }
+}
+
+/** perf_hooks' gc entry kinds, by name. */
+function gcKind(k: number): string {
+  const c = perfConstants;
+  return k === c.NODE_PERFORMANCE_GC_MAJOR ? 'major' : k === c.NODE_PERFORMANCE_GC_MINOR ? 'scavenge' : k === c.NODE_PERFORMANCE_GC_INCREMENTAL ? 'incremental' : k === c.NODE_PERFORMANCE_GC_WEAKCB ? 'weak callbacks' : `kind ${k}`;
 }
 
 /**
