@@ -322,6 +322,19 @@ export class InvertedIndex {
     if (l) { this.sums[f] += l; this.have[f]++; }
   }
 
+  /** Gives an indexed note a new path (eventQueue.ts: a move that keeps its title); its postings stay.
+   *  False when `from` is not indexed or `to` is. */
+  move(from: string, to: string): boolean {
+    const id = this.ids.get(from);
+    if (id === undefined || this.ids.has(to)) return false;
+    this.ids.delete(from);
+    this.ids.set(to, id);
+    this.paths[id] = to;
+    this.marks[id] = ++this.markSeq;
+    this.version++;
+    return true;
+  }
+
   /** Marks a note removed (its postings stay until `vacuum`); false when it was not indexed. */
   remove(path: string): boolean {
     const id = this.ids.get(path);

@@ -10,7 +10,6 @@
 import type { VaultEvent, VaultHost } from '../host/port.js';
 import type { Settings } from '../core/settings.js';
 import { contentHash } from '../core/hash.js';
-import { isNotePath } from '../core/paths.js';
 import { createAnalyzer, type Analyzer } from './analyzer.js';
 import { keywordSettings } from './settings.js';
 import { parseQuery, type ParsedQuery } from './query.js';
@@ -23,6 +22,7 @@ import type { IndexStatus } from '../services/status.js';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { Debounce } from '../core/debounce.js';
 import { queueAll, queueDifferences, type Op } from './reconcile.js';
+import { queueEvent } from './eventQueue.js';
 import { nextTurn } from '../core/turns.js';
 import { readAllAhead } from '../core/readAhead.js';
 import { getSegmenter, segmenterMade } from './text.js';
@@ -67,6 +67,8 @@ export class KeywordService implements KeywordRanker {
   private queue = new ShardedMap<Op>(); // sharded: a Map of 130k queued notes rehashed in one set()
   private state: 'loading' | 'building' | 'ready' = 'loading';
   private draining: Promise<void> | null = null;
+  /** Paths taken off the queue whose update is being read (eventQueue.ts: a move of one reads it again). */
+  private readonly inFlight = new Set<string>();
   private readonly debounce = new Debounce(() => void this.drain());
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
   /** Updates wait while a query reads the index (src/search/readGate.ts). */
@@ -180,19 +182,9 @@ export class KeywordService implements KeywordRanker {
 
   private onEvent(e: VaultEvent): void {
     if (this.stopped) return;
-    if (e.type === 'resolved') return;
-    if (e.type === 'rename') {
-      if (isNotePath(e.oldPath)) this.queue.set(e.oldPath, 'delete');
-      if (isNotePath(e.path)) this.queue.set(e.path, 'upsert');
-    } else if (!isNotePath(e.path)) {
-      return;
-    } else if (e.type === 'delete') {
-      this.queue.set(e.path, 'delete');
-    } else {
-      // 'metadata' re-indexes even when the bytes are unchanged: headings/tags come from the cache.
-      const prev = this.queue.get(e.path);
-      this.queue.set(e.path, e.type === 'metadata' || prev === 'refresh' ? 'refresh' : 'upsert');
-    }
+    const effect = queueEvent(e, this.state === 'loading' ? null : this.ix, this.queue, this.inFlight);
+    if (effect === 'ignored') return;
+    if (effect === 'moved') this.dirty = true; // saved after the drain, as any change
     this.progress.total = Math.max(this.progress.total, this.progress.done + this.queue.size);
     if (this.state !== 'loading') this.kick(this.o.debounceMs ?? 50);
   }
@@ -212,7 +204,7 @@ export class KeywordService implements KeywordRanker {
 
   private drain(): Promise<void> {
     if (!this.draining) {
-      this.draining = this.drainLoop().finally(() => { this.draining = null; });
+      this.draining = this.drainLoop().finally(() => { this.draining = null; this.inFlight.clear(); });
     }
     return this.draining;
   }
@@ -226,7 +218,7 @@ export class KeywordService implements KeywordRanker {
         batch.push(entry);
         if (batch.length >= BATCH) break;
       }
-      for (const [p] of batch) this.queue.delete(p);
+      for (const [p] of batch) { this.queue.delete(p); this.inFlight.add(p); }
       // Notes read a few ahead and analysed one at a time, within the same slices as the indexing.
       return batch.length ? readAllAhead(batch, ([p, op]) => this.prepare(p, op), pause) : null;
     };
@@ -300,6 +292,7 @@ export class KeywordService implements KeywordRanker {
     const seen = ix.markOf(path);
     const fn = await this.prepareUpdate(path, op);
     return () => {
+      this.inFlight.delete(path);
       if (ix !== this.ix || ix.markOf(path) !== seen) { this.queue.set(path, op); return; }
       return fn();
     };

@@ -405,7 +405,9 @@ export class NodeHost implements VaultHost {
     this.indexAdd(to);
     if (m && isNotePath(to)) { this.meta.set(to, m); this.rowChanged(to); } // a note renamed to a non-note has no metadata
     this.emit({ type: 'rename', path: to, oldPath: from });
-    if (isNotePath(to)) { await this.parse(to); this.emit({ type: 'metadata', path: to }); }
+    // The same bytes under a new name: metadata known for the old path holds (as in the app, whose cache
+    // fires no 'changed' on a rename), and a 'metadata' event would have every index read the note again.
+    if (isNotePath(to) && !m) { await this.parse(to); this.emit({ type: 'metadata', path: to }); }
     this.emit({ type: 'resolved' });
   }
 
