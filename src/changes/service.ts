@@ -27,16 +27,15 @@ import { clearTimeout, setTimeout } from 'node:timers';
 import { decodeUtf8Lines } from '../services/utf8Slices.js';
 import { Slicer, SLICE_MS } from '../services/slicer.js';
 import { nextTurn } from '../core/turns.js';
+import { OwnRecords, type OwnKind, type OwnRecord } from './attribution.js';
 
 export const FEED_FILE = 'changes.jsonl';
 export const STATE_FILE = 'changes-state.json';
 /** Feed lines kept in memory while the disk refuses them. */
 const RETRY_MAX_LINES = 20_000;
-const OWN_TTL_MS = 30_000;
 const DAY_MS = 86_400_000;
 
-export type OwnKind = 'created' | 'modified' | 'moved' | 'deleted';
-interface OwnRecord { kind: OwnKind; key: string; at: number; from?: string; reason?: string }
+export type { OwnKind } from './attribution.js';
 
 export interface ChangeServiceOptions {
   host: VaultHost;
@@ -58,6 +57,9 @@ export interface FeedQuery {
   limit: number;
 }
 
+/** The events the feed records (metadata and link resolution change no note's bytes). */
+type HandledEvent = Exclude<VaultEvent, { type: 'metadata' | 'resolved' }>;
+
 export class ChangeService {
   private readonly host: VaultHost;
   private readonly data: DataStore;
@@ -66,7 +68,7 @@ export class ChangeService {
   private state = new SnapshotMap<NoteState>();
   private seq = 0;
   private prunedBefore = { t: 0, n: 0 };
-  private readonly own = new Map<string, OwnRecord[]>();
+  private readonly own: OwnRecords;
   private chain: Promise<void> = Promise.resolve();
   private started: Promise<void> | null = null;
   private unsubscribe: (() => void) | null = null;
@@ -84,6 +86,7 @@ export class ChangeService {
     this.host = o.host;
     this.data = o.host.data;
     this.now = o.now ?? Date.now;
+    this.own = new OwnRecords(() => this.now());
   }
 
   // ---- lifecycle ----
@@ -122,31 +125,11 @@ export class ChangeService {
    * the key. Returns a function that withdraws the record (call it when the write fails).
    */
   recordOwn(path: string, kind: OwnKind, keyName: string, opts: { from?: string; reason?: string } = {}): () => void {
-    const p = path.normalize('NFC');
-    const rec: OwnRecord = { kind, key: keyName, at: this.now(), ...(opts.from ? { from: opts.from.normalize('NFC') } : {}), ...(opts.reason ? { reason: opts.reason } : {}) };
-    const list = this.own.get(p) ?? [];
-    list.push(rec);
-    this.own.set(p, list);
-    return () => {
-      const l = this.own.get(p);
-      if (!l) return;
-      const i = l.indexOf(rec);
-      if (i >= 0) l.splice(i, 1);
-      if (!l.length) this.own.delete(p);
-    };
+    return this.own.record(path, kind, keyName, opts);
   }
 
   private takeOwn(path: string, alt?: string): OwnRecord | null {
-    const limit = this.now() - OWN_TTL_MS;
-    for (const p of alt ? [path, alt] : [path]) {
-      const list = this.own.get(p);
-      if (!list) continue;
-      while (list.length && list[0].at < limit) list.shift();
-      const rec = list.shift() ?? null;
-      if (!list.length) this.own.delete(p);
-      if (rec) return rec;
-    }
-    return null;
+    return this.own.take(path, alt);
   }
 
   // ---- reading ----
@@ -205,22 +188,41 @@ export class ChangeService {
     if (e.type === 'metadata' || e.type === 'resolved') return;
     if (e.type === 'rename') { if (!isNotePath(e.path) && !isNotePath(e.oldPath)) return; }
     else if (!isNotePath(e.path)) return;
-    this.chain = this.chain.then(() => this.breather()).then(() => this.handle(e)).catch((err) => this.o.log?.(`change feed: ${(err as Error).message}`));
+    this.inbox.push(e);
+    if (this.inboxOpen) return;
+    this.inboxOpen = true;
+    this.chain = this.chain.then(() => this.handleInbox());
   }
 
-  /** The event chain's slices: a folder rename queues an event per note, and with reads answered at
-   *  once they would all run back to back in one task of the app's thread. */
+  /** Events waiting for handleInbox, from `inboxAt` on. One loop takes them in order: a folder rename is
+   *  an event per note, and a promise chained per event kept 100k closures and promises alive at once. */
+  private inbox: (HandledEvent | undefined)[] = [];
+  private inboxAt = 0;
+  /** A handleInbox is on the chain and will take what is pushed. */
+  private inboxOpen = false;
+  /** Its slices: with reads answered at once, the events would run back to back in one task of the app's thread. */
   private readonly chainSlicer = new Slicer();
 
-  private async breather(): Promise<void> {
-    if (this.chainSlicer.due()) await this.chainSlicer.pause();
+  private async handleInbox(): Promise<void> {
+    try {
+      while (this.inboxAt < this.inbox.length) {
+        const e = this.inbox[this.inboxAt]!;
+        this.inbox[this.inboxAt++] = undefined;
+        if (this.chainSlicer.due()) await this.chainSlicer.pause();
+        try { await this.handle(e); } catch (err) { this.o.log?.(`change feed: ${(err as Error).message}`); }
+      }
+    } finally {
+      this.inbox = [];
+      this.inboxAt = 0;
+      this.inboxOpen = false;
+    }
   }
 
   private async hashOf(path: string): Promise<string | null> {
     try { return contentHash(await this.host.readBytes(path)); } catch { return null; }
   }
 
-  private async handle(e: Exclude<VaultEvent, { type: 'metadata' | 'resolved' }>): Promise<void> {
+  private async handle(e: HandledEvent): Promise<void> {
     const now = this.now();
     if (e.type === 'delete') {
       const own = this.takeOwn(e.path);
