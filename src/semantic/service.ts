@@ -10,7 +10,7 @@ import type { Settings } from '../core/settings.js';
 import { contentHash } from '../core/hash.js';
 import { chunkNote, chunkingKey, type ChunkOptions } from '../core/chunk.js';
 import { Retrier } from '../host/storageHealth.js';
-import { compileGlob } from '../core/glob.js';
+import { moveInPlace, skipperFor } from './moves.js';
 import { isNotePath, noteTitle } from '../core/paths.js';
 import { snapshotFromBytes } from '../services/noteText.js';
 import { VectorStore, fingerprintKey, type Fingerprint, type NoteHit } from './store.js';
@@ -113,8 +113,9 @@ export class SemanticService {
   start(): void {
     this.unsubscribe = this.deps.host.subscribe((e) => {
       if (e.type === 'metadata' || e.type === 'resolved') return;
-      if (e.type === 'rename' && isNotePath(e.oldPath)) this.pending.add(e.oldPath);
-      if (isNotePath(e.path)) this.pending.add(e.path);
+      const moved = e.type === 'rename' && moveInPlace(this.store, this.pending, !!this.running, this.skipper(), e.oldPath, e.path);
+      if (!moved && e.type === 'rename' && isNotePath(e.oldPath)) this.pending.add(e.oldPath);
+      if (!moved && isNotePath(e.path)) this.pending.add(e.path);
       // One schedule() per task of events, not per event (a 100k-note folder move is 100k events).
       if (!this.scheduleQueued) { this.scheduleQueued = true; queueMicrotask(() => { this.scheduleQueued = false; this.schedule(); }); }
     });
@@ -153,8 +154,7 @@ export class SemanticService {
   }
 
   private skipper(): (path: string) => boolean {
-    const res = this.settings().embeddingSkipGlobs.map(compileGlob);
-    return (p) => res.some((r) => r.test(p));
+    return skipperFor(this.settings().embeddingSkipGlobs);
   }
 
   chunkOptions(e: Embedder): ChunkOptions {

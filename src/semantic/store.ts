@@ -211,6 +211,16 @@ export class VectorStore {
     return true;
   }
 
+  /** Gives a note's entry a new path (semantic/moves.ts). Its rows are copied to the end, as an upsert
+   *  writes them (Map order is row order). False when `from` has no entry or `to` has one. */
+  move(from: string, to: string): boolean {
+    const e = this.notes.get(from);
+    if (!e || this.notes.has(to) || this.failed.has(to)) return false;
+    this.upsert({ path: to, hash: e.hash, mtime: e.mtime, size: e.size, chunks: e.chunks }, this.noteVectors(from)!);
+    this.remove(from);
+    return true;
+  }
+
   markFailed(path: string, hash: string, error: string, mtime = 0, size = 0): void {
     this.remove(path);
     this.failed.set(path, { hash, error, mtime, size });
