@@ -32,7 +32,7 @@ export async function atomicWriteFile(file: string, bytes: WriteBody): Promise<v
         const units = parts.reduce((n, p) => n + p.length, 0);
         const out = new PieceWriter((piece) => fh.writeFile(piece), Math.min(1 << 20, Math.max(128, units * 3)));
         for (const part of parts) await out.text(part);
-        await out.flush();
+        await out.end();
       }
       await fh.sync();
     } finally {

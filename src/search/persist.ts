@@ -186,7 +186,7 @@ async function writeIndex(header: unknown, ix: InvertedIndex, top: number, live:
     if ((work += 8) > WORK) { work = 0; const wait = pause(); if (wait) await wait; }
   }
   if (out.length !== wordsAt + words * 4 + listBytes) throw new Error('index encoding lost its count');
-  await out.flush();
+  await out.end();
 }
 
 /** The whole file as bytes (tests compare files; the service writes through indexWriter). */

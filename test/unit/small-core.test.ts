@@ -106,6 +106,33 @@ test('UTF-8 in slices: texts over a megabyte decode and encode exactly as in one
   }
 });
 
+test('a piece writer that ended hands its buffer to the next writer of its size; writing after the end throws', async () => {
+  const { PieceWriter } = await import('../../src/core/pieceWriter.js');
+  const size = 256 * 1024;
+  const buffers: ArrayBufferLike[] = [];
+  const write = async (fill: number) => {
+    const pieces: Uint8Array[] = [];
+    const out = new PieceWriter(async (p) => { buffers.push(p.buffer); pieces.push(p.slice()); }, size);
+    await out.bytes(new Uint8Array(size + 10).fill(fill));
+    await out.end();
+    assert.deepEqual(Buffer.concat(pieces), Buffer.alloc(size + 10, fill));
+    return out;
+  };
+  const first = await write(1);
+  await assert.rejects(first.bytes(new Uint8Array(1)), /written after its end/);
+  await assert.rejects(first.flush(), /written after its end/);
+  await write(2);
+  assert.equal(new Set(buffers).size, 1, 'the second writer wrote through the first one\'s buffer');
+  // Two writers at once each have a buffer of their own.
+  const a = new PieceWriter(async (p) => { buffers.push(p.buffer); }, size);
+  const b = new PieceWriter(async (p) => { buffers.push(p.buffer); }, size);
+  await a.bytes(new Uint8Array(5));
+  await b.bytes(new Uint8Array(5));
+  await a.end();
+  await b.end();
+  assert.notEqual(buffers.at(-1), buffers.at(-2));
+});
+
 test('UTF-8 lines in slices: pieces end at line ends (a line longer than a piece stays whole), and join to the text', async () => {
   const { decodeUtf8Lines } = await import('../../src/services/utf8Slices.js');
   const PIECE = 1 << 20;
