@@ -314,7 +314,8 @@ export class ChangeService {
     // The lines of the events kept now, in slices; events pushed meanwhile go to the next append.
     const count = kept.length;
     const lines: string[] = [];
-    for (let i = 0; i < count; i += 2048) { lines.push(feedText(kept.slice(i, Math.min(count, i + 2048)))); if (i + 2048 < count) await nextTurn(); }
+    // 512 lines a turn: 2,048 were a 22 ms step in a profile of a 100k-note rename's compaction.
+    for (let i = 0; i < count; i += 512) { lines.push(feedText(kept.slice(i, Math.min(count, i + 512)))); if (i + 512 < count) await nextTurn(); }
     await this.data.write(FEED_FILE, lines);
     this.scheduleSave();
   }
