@@ -11,7 +11,7 @@ import { ObsidianWriter } from './obsidianWriter.js';
 import { NON_ASCII, appNormalizePath, hidden, nfc, pluginDataDir, vaultBasePath } from './paths.js';
 import { RealPathGate } from './realPaths.js';
 import { EventSlices, SLICE_MS } from './eventSlices.js';
-import { RawEvents, type RawKind } from './rawEvents.js';
+import { RawEvents, type RawEvent } from './rawEvents.js';
 import { Slicer } from '../../services/slicer.js';
 import { nextTurn } from '../../core/turns.js';
 import { FileList, statOf, type StatOp } from './fileList.js';
@@ -98,7 +98,7 @@ export class ObsidianHost implements VaultHost {
     this.clock = opts.clock ?? (() => performance.now());
     this.fileList = new FileList(() => opts.app.vault.getFiles(), (f): f is TFile => f instanceof this.TFile, this.clock);
     this.slices = new EventSlices({ clock: this.clock, deliver: (e) => this.deliver(e), apply: (op, deadline) => this.fileList.apply(op, deadline), opsDone: (deadline) => this.fileList.flushHeld(deadline), upstream: () => this.raw.size });
-    this.raw = new RawEvents({ clock: this.clock, sliceMs: SLICE_MS, handle: (kind, file, path, oldPath, task) => this.handleRaw(kind, file, path, oldPath, task), emptied: () => this.slices.wake() });
+    this.raw = new RawEvents({ clock: this.clock, sliceMs: SLICE_MS, handle: (e) => this.handleRaw(e), emptied: () => this.slices.wake() });
     const v = opts.app.vault;
     const mc = opts.app.metadataCache;
     this.name = v.getName();
@@ -145,7 +145,7 @@ export class ObsidianHost implements VaultHost {
     // A path created or moved in is judged by the symlink rule at once (RealPathGate.observe).
     if ((type === 'create' || type === 'rename') && !hidden(f.path)) void this.gate.observe(f.path, type === 'rename' ? oldPath : undefined);
     if (this.raw.size > 0 || !this.slices.within()) {
-      this.raw.record(type, f, f.path, oldPath, this.slices.task);
+      this.raw.record({ kind: type, file: f, path: f.path, oldPath, task: this.slices.task });
       return;
     }
     this.vaultEvent(type, f, f.path, oldPath, this.slices.task, true);
@@ -176,10 +176,10 @@ export class ObsidianHost implements VaultHost {
     this.emit({ type, path });
   }
 
-  private handleRaw(kind: RawKind, file: TAbstractFile | null, path: string, oldPath: string | undefined, task: number): void {
-    if (kind === 'changed') this.changed(path);
-    else if (kind === 'resolved') this.resolved();
-    else this.vaultEvent(kind, file!, path, oldPath, task, false);
+  private handleRaw(e: RawEvent): void {
+    if (e.kind === 'changed') this.changed(e.path);
+    else if (e.kind === 'resolved') this.resolved();
+    else this.vaultEvent(e.kind, e.file!, e.path, e.oldPath, e.task, false);
   }
 
   private dropLinks(): void {
@@ -189,7 +189,7 @@ export class ObsidianHost implements VaultHost {
   private onChanged(f: TFile): void {
     this.dropLinks();
     // Behind events still recorded, to keep the app's order.
-    if (this.raw.size > 0) this.raw.record('changed', f, f.path, undefined, this.slices.task);
+    if (this.raw.size > 0) this.raw.record({ kind: 'changed', file: f, path: f.path, oldPath: undefined, task: this.slices.task });
     else this.changed(f.path);
   }
 
@@ -202,7 +202,7 @@ export class ObsidianHost implements VaultHost {
 
   private onResolved(): void {
     this.dropLinks();
-    if (this.raw.size > 0) this.raw.record('resolved', null, '', undefined, this.slices.task);
+    if (this.raw.size > 0) this.raw.record({ kind: 'resolved', file: null, path: '', oldPath: undefined, task: this.slices.task });
     else this.resolved();
   }
 

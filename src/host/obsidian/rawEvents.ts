@@ -8,35 +8,24 @@ import type { TAbstractFile } from 'obsidian';
 
 export type RawKind = 'create' | 'modify' | 'delete' | 'rename' | 'changed' | 'resolved';
 
-/** Handles one event as the app reported it: `path` is the file's path then (it may move again before handling). */
-export type RawHandler = (kind: RawKind, file: TAbstractFile | null, path: string, oldPath: string | undefined, task: number) => void;
+/** One event as the app reported it: `path` is the file's path then (it may move again before handling). */
+export interface RawEvent { kind: RawKind; file: TAbstractFile | null; path: string; oldPath: string | undefined; task: number }
 
-/** Events in five parallel arrays, not an object each: what the app's rename task pays per event is a
- *  few pushes (an object per event was 100k objects surviving into the old generation, and a share of
- *  the collections inside that task). */
 export class RawEvents {
-  private kinds: RawKind[] = [];
-  private files: (TAbstractFile | null)[] = [];
-  private paths: string[] = [];
-  private oldPaths: (string | undefined)[] = [];
-  private tasks: number[] = [];
+  private queue: RawEvent[] = [];
   private head = 0;
   private timer: number | null = null;
   private closed = false;
 
-  constructor(private readonly o: { clock: () => number; sliceMs: number; handle: RawHandler; emptied: () => void }) {}
+  constructor(private readonly o: { clock: () => number; sliceMs: number; handle: (e: RawEvent) => void; emptied: () => void }) {}
 
   get size(): number {
-    return this.kinds.length - this.head;
+    return this.queue.length - this.head;
   }
 
-  record(kind: RawKind, file: TAbstractFile | null, path: string, oldPath: string | undefined, task: number): void {
+  record(e: RawEvent): void {
     if (this.closed) return;
-    this.kinds.push(kind);
-    this.files.push(file);
-    this.paths.push(path);
-    this.oldPaths.push(oldPath);
-    this.tasks.push(task);
+    this.queue.push(e);
     this.schedule();
   }
 
@@ -47,14 +36,14 @@ export class RawEvents {
 
   /** Handles recorded events in order, until `deadline` (clock) if given. */
   drain(deadline?: number): void {
-    while (this.head < this.kinds.length && !this.closed) {
-      const i = this.head++;
-      try { this.o.handle(this.kinds[i], this.files[i], this.paths[i], this.oldPaths[i], this.tasks[i]); } catch { /* one event's failure must not stall the rest */ }
+    while (this.head < this.queue.length && !this.closed) {
+      try { this.o.handle(this.queue[this.head++]); } catch { /* one event's failure must not stall the rest */ }
       if (deadline !== undefined && (this.head & 63) === 0 && this.o.clock() >= deadline) break;
     }
-    if (this.head >= this.kinds.length) {
+    if (this.head >= this.queue.length) {
       const had = this.head > 0;
-      this.clear();
+      this.queue = [];
+      this.head = 0;
       if (had && !this.closed) this.o.emptied();
     } else this.schedule();
   }
@@ -63,15 +52,7 @@ export class RawEvents {
     this.closed = true;
     if (this.timer !== null) window.clearTimeout(this.timer);
     this.timer = null;
-    this.clear();
-  }
-
-  private clear(): void {
-    this.kinds = [];
-    this.files = [];
-    this.paths = [];
-    this.oldPaths = [];
-    this.tasks = [];
+    this.queue = [];
     this.head = 0;
   }
 }
