@@ -411,7 +411,10 @@ export class ChangeService {
     for (const f of notes) { listed.push({ path: f.path, m: f.mtime, s: f.size }); if (slicer.due()) await slicer.pause(); }
     const steps = diffSteps(prev, listed);
     let step = steps.next();
-    for (; !step.done; step = steps.next()) if (slicer.due()) await slicer.pause();
+    // The clock after every step (1,024 notes): read every 32 steps, as for single items, it let 32k
+    // notes' comparison run between two turns (39 ms in a profiled warm load at 100k notes).
+    const perStep = new Slicer(undefined, SLICE_MS, 1);
+    for (; !step.done; step = steps.next()) if (perStep.due()) await perStep.pause();
     const diffs = step.value;
     const created: { path: string; h: string | null }[] = [];
     const deleted: { path: string; h: string | null }[] = [];
