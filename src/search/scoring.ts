@@ -8,6 +8,7 @@ import type { Analyzer } from './types.js';
 import { terms } from './text.js';
 import type { ParsedQuery } from './query.js';
 import { NF } from './invertedIndex.js';
+import { ShardedMap } from '../core/shardedMap.js';
 
 /**
  * The one ranking configuration. k1: saturation (how fast repeats stop adding); fieldWeight and fieldB
@@ -80,10 +81,11 @@ export function titleFactor(match: number): number {
 }
 
 /** Distinct terms of a title form / alias (stop words aside), cached per analyzer (re-analyzed once, not per query). */
-const titleTermCache = new WeakMap<Analyzer, Map<string, string[]>>();
+// Sharded: at 100k notes a Map of every title rehashed it in one set() inside a query's slice.
+const titleTermCache = new WeakMap<Analyzer, ShardedMap<string[]>>();
 export function titleTerms(title: string, analyzer: Analyzer): string[] {
   let m = titleTermCache.get(analyzer);
-  if (!m) { m = new Map(); titleTermCache.set(analyzer, m); }
+  if (!m) { m = new ShardedMap(); titleTermCache.set(analyzer, m); }
   let tt = m.get(title);
   if (!tt) {
     // Stop words do not count ("art of war" is the whole of "The Art of War"), unless that is all there is.

@@ -40,8 +40,9 @@ test('the title bonus pauses while it goes over every candidate (a query word in
   const page = await runQueryPage(ix, parseQuery('note alpha', analyzer), analyzer, { limit: 5, pause: titles.pause });
   assert.equal(page.total, N);
   assert.ok(titles.most() > 0, 'titles were read');
-  // Filling the title cache runs the analyzer on each title: 512 between two offers were 25-38 ms at 100k.
-  assert.ok(titles.most() <= 64, `at most 64 titles read between two pauses (read ${titles.most()})`);
+  // Filling the title cache runs the analyzer on each title: 512 between two offers were 25-38 ms at
+  // 100k, and 64 were 40 ms in a profiled warm load's first query.
+  assert.ok(titles.most() <= 16, `at most 16 titles read between two pauses (read ${titles.most()})`);
 });
 
 test('a word in every note is scored a field at a time, with a pause offer after each list of a field', async () => {
