@@ -60,6 +60,14 @@ export class ShardedMap<V> {
     for (const m of this.shards) yield* m.values();
   }
 
+  /** The values as an array, without a generator step per value (the host's files(): 100k stats). */
+  valuesArray(): V[] {
+    const out = new Array<V>(this.count);
+    let i = 0;
+    for (const m of this.shards) for (const v of m.values()) out[i++] = v;
+    return out;
+  }
+
   *entries(): IterableIterator<[string, V]> {
     for (const m of this.shards) yield* m.entries();
   }

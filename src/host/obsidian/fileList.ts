@@ -119,7 +119,7 @@ export class FileList {
 
   /** Every entry (the same array until the next change; callers copy it). */
   all(): FileStat[] {
-    this.list ??= [...this.map().values()];
+    this.list ??= this.map().valuesArray();
     return this.list;
   }
 
