@@ -14,7 +14,7 @@ import { createAnalyzer, type Analyzer } from './analyzer.js';
 import { keywordSettings } from './settings.js';
 import { parseQuery, type ParsedQuery } from './query.js';
 import { buildDoc } from './document.js';
-import { decodeIndex, indexWriter, readHeader, slicePause, verifyLists } from './persist.js';
+import { decodeIndex, indexWriterInTurns, readHeader, slicePause, verifyLists } from './persist.js';
 import { InvertedIndex, type IndexedDoc } from './invertedIndex.js';
 import { runQueryPage, type Hit, type HitKey } from './rank.js';
 import type { KeywordRanked, KeywordRanker, KeywordRankOptions } from './types.js';
@@ -350,10 +350,13 @@ export class KeywordService implements KeywordRanker {
     if (!this.dirty) return;
     this.saving = (async () => {
       this.dirty = false;
-      // A copy of the skipped notes now, in the same turn as indexWriter's snapshot of the index.
-      const header = { schema: SCHEMA, signature: this.analyzer.signature, skipped: new Map(this.skipped) };
       try {
-        await this.o.host.cache.write(INDEX_FILE, indexWriter(header, this.ix, slicer()));
+        // The skipped notes and the index's snapshot as of one moment: updates wait at the gate meanwhile.
+        const writer = await this.reads.read(() => {
+          const header = { schema: SCHEMA, signature: this.analyzer.signature, skipped: new Map(this.skipped) };
+          return indexWriterInTurns(header, this.ix, slicer());
+        });
+        await this.o.host.cache.write(INDEX_FILE, writer);
         if (!this.legacyRemoved) { this.legacyRemoved = true; await this.o.host.cache.remove(LEGACY_INDEX_FILE).catch(() => undefined); }
         this.saveRetryMs = 0;
       } catch (e) {

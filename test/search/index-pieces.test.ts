@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createAnalyzer } from '../../src/search/analyzer.js';
 import { InvertedIndex } from '../../src/search/invertedIndex.js';
 import { buildDoc } from '../../src/search/document.js';
-import { decodeHeader, decodeIndex, encodeIndex, indexWriter } from '../../src/search/persist.js';
+import { decodeHeader, decodeIndex, encodeIndex, indexWriter, indexWriterInTurns } from '../../src/search/persist.js';
 import { parseQuery } from '../../src/search/query.js';
 import { runQuery } from '../../src/search/rank.js';
 import { FsDataStore } from '../../src/host/fsDataStore.js';
@@ -111,4 +111,20 @@ test('notes indexed while the pieces are written (lists moved, their old regions
   assert.ok(added > 600, `${added} notes added`);
   assert.deepEqual(Buffer.concat(pieces), Buffer.from(want), 'the file changed with notes indexed during its save');
   assert.notDeepEqual(await encodeIndex(header, ix), want, 'the next save has the added notes');
+});
+
+test('the service writer takes its snapshot a copy per turn, writes the same file, and refuses a note added meanwhile', async () => {
+  const ix = build(1200);
+  const want = await encodeIndex(header, ix);
+  let turns = 0;
+  const writer = await indexWriterInTurns(header, ix, () => null, undefined, async () => { turns++; await new Promise((r) => setImmediate(r)); });
+  assert.ok(turns >= 7, `a turn before each of the eight copies but the first (${turns})`);
+  const pieces: Uint8Array[] = [];
+  await writer(async (p) => { pieces.push(p.slice()); });
+  assert.deepEqual(Buffer.concat(pieces), Buffer.from(want));
+  // The caller must keep the index still meanwhile (the service holds its read gate); a note added anyway is caught.
+  let added = false;
+  await assert.rejects(indexWriterInTurns(header, ix, () => null, undefined, async () => {
+    if (!added) { added = true; ix.add(buildDoc('late.md', 'late note\n', null), analyzer); }
+  }), /added while its snapshot was taken/);
 });
