@@ -24,6 +24,8 @@ export class PieceWriter {
 
   constructor(private readonly put: Put, size = 1 << 20) {
     if (size < 128) throw new Error('piece buffer too small');
+    // A kept size is a power of two, so texts of every length share a few buffers.
+    if (size >= KEEP_FROM) size = 2 ** Math.ceil(Math.log2(size));
     const spare = kept.get(size);
     kept.delete(size);
     this.buf = spare ?? new Uint8Array(size);
@@ -33,7 +35,7 @@ export class PieceWriter {
   /** Sends what is left and hands the buffer on to the next writer; nothing may be written after. */
   async end(): Promise<void> {
     await this.flush();
-    if (this.buf.length >= KEEP_FROM && kept.size < 4) kept.set(this.buf.length, this.buf);
+    if (this.buf.length >= KEEP_FROM && (kept.has(this.buf.length) || kept.size < 8)) kept.set(this.buf.length, this.buf);
     this.buf = ENDED;
     this.view = new DataView(ENDED.buffer);
   }
