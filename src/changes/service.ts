@@ -27,7 +27,7 @@ import { clearTimeout, setTimeout } from 'node:timers';
 import { decodeUtf8Lines } from '../services/utf8Slices.js';
 import { Slicer, SLICE_MS } from '../services/slicer.js';
 import { nextTurn } from '../core/turns.js';
-import { OwnRecords, type OwnKind, type OwnRecord } from './attribution.js';
+import { OwnRecords, type OwnKind } from './attribution.js';
 
 export const FEED_FILE = 'changes.jsonl';
 export const STATE_FILE = 'changes-state.json';
@@ -128,10 +128,6 @@ export class ChangeService {
     return this.own.record(path, kind, keyName, opts);
   }
 
-  private takeOwn(path: string, alt?: string): OwnRecord | null {
-    return this.own.take(path, alt);
-  }
-
   // ---- reading ----
 
   head(): number {
@@ -225,13 +221,13 @@ export class ChangeService {
   private async handle(e: HandledEvent): Promise<void> {
     const now = this.now();
     if (e.type === 'delete') {
-      const own = this.takeOwn(e.path);
+      const own = this.own.take(e.path);
       this.state.delete(e.path);
       this.push({ kind: 'deleted', path: e.path, by: own?.key ?? 'human', reason: own ? (own.reason ?? `deleted by the key "${own.key}"`) : 'deleted outside the server (in Obsidian, by a sync client, git or on disk)' }, now);
       return;
     }
     if (e.type === 'rename') {
-      const own = this.takeOwn(e.path, e.oldPath);
+      const own = this.own.take(e.path, e.oldPath);
       const by = own?.key ?? 'human';
       const prev = this.state.get(e.oldPath);
       this.state.delete(e.oldPath);
@@ -244,7 +240,7 @@ export class ChangeService {
       return;
     }
     // create / modify
-    const own = this.takeOwn(e.path);
+    const own = this.own.take(e.path);
     const st = this.host.stat(e.path);
     if (!st) return; // already gone; its delete event follows
     const h = await this.hashOf(e.path);

@@ -100,6 +100,12 @@ export function isNotePath(path: string): boolean {
   return /\.md$/i.test(path);
 }
 
+/** A note moved to another folder under the same file name: its title and text are unchanged, so an
+ *  index keeps what it holds of it (search/eventQueue.ts, semantic/moves.ts). */
+export function keepsNoteName(from: string, to: string): boolean {
+  return isNotePath(from) && isNotePath(to) && noteTitle(from) === noteTitle(to);
+}
+
 /** Adds `.md` unless the path already names a markdown file. */
 export function withMdExtension(path: string): string {
   return isNotePath(path) ? path : `${path}.md`;

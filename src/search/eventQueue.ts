@@ -3,7 +3,7 @@
 // its folder (the title comes from the file name), so reading and analysing it again changes nothing.
 // A folder of 100k notes renamed used to queue every one of them for a full re-index.
 import type { VaultEvent } from '../host/port.js';
-import { isNotePath, noteTitle } from '../core/paths.js';
+import { isNotePath, keepsNoteName } from '../core/paths.js';
 import type { InvertedIndex } from './invertedIndex.js';
 import type { Op, OpQueue } from './reconcile.js';
 
@@ -34,7 +34,7 @@ export function queueEvent(e: VaultEvent, ix: InvertedIndex | null, queue: OpQue
 }
 
 function moveInPlace(ix: InvertedIndex, queue: OpQueue, inFlight: ReadonlySet<string>, from: string, to: string): boolean {
-  if (!isNotePath(from) || !isNotePath(to) || noteTitle(from) !== noteTitle(to)) return false;
+  if (!keepsNoteName(from, to)) return false;
   const carried: Op | undefined = queue.get(from) ?? (inFlight.has(from) ? 'upsert' : undefined);
   if (carried === 'delete' || !ix.move(from, to)) return false;
   queue.delete(from);

@@ -2,7 +2,7 @@
 // text and the title they carry come from the note and its file name, not its folder. It is re-keyed
 // instead of read and embedded again (a folder of 1,000 notes moved cost minutes of embedding).
 import { compileGlob } from '../core/glob.js';
-import { isNotePath, noteTitle } from '../core/paths.js';
+import { keepsNoteName } from '../core/paths.js';
 import type { ShardedSet } from '../core/shardedMap.js';
 import type { VectorStore } from './store.js';
 
@@ -11,7 +11,7 @@ import type { VectorStore } from './store.js';
  * again (another name, not embedded, `to` taken or skipped). `embedding`: a batch is being embedded now.
  */
 export function moveInPlace(store: VectorStore | null, pending: ShardedSet, embedding: boolean, skip: (p: string) => boolean, from: string, to: string): boolean {
-  if (!store || !isNotePath(from) || !isNotePath(to) || noteTitle(from) !== noteTitle(to) || skip(to) || !store.move(from, to)) return false;
+  if (!store || !keepsNoteName(from, to) || skip(to) || !store.move(from, to)) return false;
   // A change queued or being embedded for the old path is checked again at the new one (an unchanged
   // note costs a stat there: its entry keeps the mtime and size it was embedded at).
   if (pending.delete(from) || embedding) pending.add(to);
