@@ -115,11 +115,12 @@ test('a note edited and moved while its batch is being embedded ends with its ne
   const root = tempDir('vmcp-sem-moves-');
   vaultIn(root);
   const k = await open(root);
+  let h: { began: Promise<void>; release: () => void } | undefined;
   try {
     await k.idle();
     const edited = '# Bread\nSourdough starter fed twice a day before the bake, a much longer note now.\n';
     writeFileSync(join(k.vault, 'Old/Bread.md'), edited);
-    const h = k.holdEmbedding();
+    h = k.holdEmbedding();
     await k.host.refresh('Old/Bread.md');
     const run = k.svc.build(false, 60_000);
     await h.began; // the edited old path is being embedded
@@ -132,5 +133,5 @@ test('a note edited and moved while its batch is being embedded ends with its ne
     const { store } = await k.svc.ready();
     assert.equal(store.notes.has('Old/Bread.md'), false, 'the old path written back by the batch is removed');
     assert.equal(store.notes.get('New/Bread.md')?.hash, contentHash(readFileSync(join(k.vault, 'New/Bread.md'))));
-  } finally { await k.close(); }
+  } finally { h?.release(); await k.close(); } // a failed step must not leave the batch (and close) waiting
 });
