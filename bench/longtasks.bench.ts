@@ -20,7 +20,7 @@ import { installPlugin, loadPluginClass, PLUGIN_DIR, type LoadedPlugin } from '.
 import { connect, call } from '../test/helpers/server.js';
 import { indexStatuses } from '../src/services/indexReport.js';
 import type { ServerDeps } from '../src/mcp/tool.js';
-import { LoopProbe, formatStats, type BlockStats } from './loop-probe.js';
+import { LoopProbe, formatPauses, formatStats, type BlockStats } from './loop-probe.js';
 
 const argv = process.argv.slice(2);
 const arg = (n: string) => { const i = argv.indexOf(n); return i >= 0 ? argv[i + 1] : undefined; };
@@ -194,6 +194,14 @@ async function heapSampling(what: string): Promise<((name: string) => Promise<vo
   };
 }
 
+/** With LONGTASKS_HEAP_PHASE set to this phase, heap sampling over its first LONGTASKS_HEAP_SECONDS
+ *  (default 3): where the early long blocks of a build or a load are. */
+async function sampleEarly(phase: string, label: string): Promise<void> {
+  if (process.env.LONGTASKS_HEAP_PHASE !== phase) return;
+  const stop = await heapSampling(phase);
+  if (stop) setTimeout(() => void stop(`${label}-${phase.replace(' ', '-')}`), 1000 * Number(process.env.LONGTASKS_HEAP_SECONDS ?? 3));
+}
+
 async function queriesOrThrow(plugin: Plugin, key: string, note: string, word: string): Promise<void> {
   const client = await connect(plugin.runtime!.server.url, key);
   try {
@@ -230,6 +238,7 @@ async function runVault(label: string, src: string, bigFolder: string): Promise<
   const word = 'vault';
 
   const bare = fullCollection();
+  await sampleEarly('first build', label);
   probe.begin('first build');
   let plugin = await loadPlugin(vault, app);
   const key = await plugin.createKey('bench', 'readwrite');
@@ -257,6 +266,7 @@ async function runVault(label: string, src: string, bigFolder: string): Promise<
   gc?.();
   await new Promise((r) => setTimeout(r, 200));
   app = makeApp(vault, probe);
+  await sampleEarly('warm load', label);
   probe.begin('warm load');
   plugin = await loadPlugin(vault, app);
   await settled(app, plugin, 'warm load');
@@ -264,36 +274,13 @@ async function runVault(label: string, src: string, bigFolder: string): Promise<
   out.push(probe.end());
   console.log(formatStats(out.at(-1)!));
 
-  const file = app.vault.getFileByPath(note)!;
-  probe.begin('save');
-  await app.vault.modify(file, `${await app.vault.read(file)}\nEdited with zanzibarword.\n`);
-  await settled(app, plugin, 'save');
-  await queries(plugin, key, note, 'zanzibarword');
-  out.push(probe.end());
-  console.log(formatStats(out.at(-1)!));
-
-  const current = notes().sort((a, b) => (a.path < b.path ? -1 : 1));
-  const burst = current.filter((_, i) => i % Math.max(1, Math.floor(current.length / 1000)) === 0).slice(0, 1000);
-  const texts = await Promise.all(burst.map((f) => app.vault.read(f)));
-  probe.begin('1,000-note burst');
-  // All at once, as a sync client or a git pull lands them: the app sees 1,000 modify events in a row.
-  await Promise.all(burst.map((f, i) => app.vault.modify(f, `${texts[i]}\nBurst edit ${i} quokkaword.\n`)));
-  await settled(app, plugin, 'burst');
-  await queries(plugin, key, note, 'quokkaword');
-  out.push(probe.end());
-  console.log(formatStats(out.at(-1)!));
-
-  const folder = app.vault.getFolderByPath(bigFolder)!;
-  const moved = notes().filter((f) => f.path.startsWith(`${bigFolder}/`)).length;
-  const sampling = await heapSampling('folder rename');
-  probe.begin('folder rename');
-  await app.vault.rename(folder, `${bigFolder} (renamed)`);
-  await settled(app, plugin, 'rename');
-  await sampling?.(`${label}-rename`);
-  const movedNote = note.startsWith(`${bigFolder}/`) ? `${bigFolder} (renamed)/${note.slice(bigFolder.length + 1)}` : note;
-  await queries(plugin, key, movedNote, word);
-  out.push(probe.end());
-  console.log(formatStats(out.at(-1)!), `(${moved} notes moved)`);
+  out.push(...await changePhases({
+    app, probe, note, bigFolder,
+    settle: (what) => settled(app, plugin, what),
+    ask: (path, w) => queries(plugin, key, path, w),
+    sampleRename: (process.env.LONGTASKS_HEAP_PHASE ?? 'folder rename') === 'folder rename' ? () => heapSampling('folder rename') : undefined,
+    label,
+  }));
 
   plugin.unload();
   await plugin.unloaded;
@@ -306,18 +293,87 @@ async function runVault(label: string, src: string, bigFolder: string): Promise<
   return out;
 }
 
+/**
+ * The phases that change the vault: save, burst, rename. `settle` waits for what they started, `ask`
+ * queries after each (the plugin run: one query of each kind; the app alone: nothing).
+ */
+async function changePhases(c: {
+  app: fake.App; probe: LoopProbe; note: string; bigFolder: string; label: string;
+  settle(what: string): Promise<void>; ask(path: string, word: string): Promise<void>;
+  sampleRename?: () => Promise<((name: string) => Promise<void>) | null>;
+}): Promise<BlockStats[]> {
+  const { app, probe, note, bigFolder } = c;
+  const out: BlockStats[] = [];
+  const notes = () => app.vault.getMarkdownFiles().filter((f) => !f.path.startsWith('.'));
+  const file = app.vault.getFileByPath(note)!;
+  probe.begin('save');
+  await app.vault.modify(file, `${await app.vault.read(file)}\nEdited with zanzibarword.\n`);
+  await c.settle('save');
+  await c.ask(note, 'zanzibarword');
+  out.push(probe.end());
+  console.log(formatStats(out.at(-1)!));
+
+  const current = notes().sort((a, b) => (a.path < b.path ? -1 : 1));
+  const burst = current.filter((_, i) => i % Math.max(1, Math.floor(current.length / 1000)) === 0).slice(0, 1000);
+  const texts = await Promise.all(burst.map((f) => app.vault.read(f)));
+  probe.begin('1,000-note burst');
+  // All at once, as a sync client or a git pull lands them: the app sees 1,000 modify events in a row.
+  await Promise.all(burst.map((f, i) => app.vault.modify(f, `${texts[i]}\nBurst edit ${i} quokkaword.\n`)));
+  await c.settle('burst');
+  await c.ask(note, 'quokkaword');
+  out.push(probe.end());
+  console.log(formatStats(out.at(-1)!));
+
+  const folder = app.vault.getFolderByPath(bigFolder)!;
+  const moved = notes().filter((f) => f.path.startsWith(`${bigFolder}/`)).length;
+  const sampling = (await c.sampleRename?.()) ?? null;
+  probe.begin('folder rename');
+  await app.vault.rename(folder, `${bigFolder} (renamed)`);
+  await c.settle('rename');
+  await sampling?.(`${c.label}-rename`);
+  const movedNote = note.startsWith(`${bigFolder}/`) ? `${bigFolder} (renamed)/${note.slice(bigFolder.length + 1)}` : note;
+  await c.ask(movedNote, 'vault');
+  out.push(probe.end());
+  console.log(formatStats(out.at(-1)!), `(${moved} notes moved)`);
+  return out;
+}
+
+/**
+ * The reference: the same save, burst and rename on the fake app with no plugin, so the collection
+ * pauses the app's own heap and work cause are measured in the same run as the plugin's.
+ */
+async function runAppAlone(label: string, src: string, bigFolder: string): Promise<BlockStats[]> {
+  const vault = freshCopy(src, `${label}-alone`);
+  const probe = new LoopProbe();
+  console.log(`\n${label}, the app alone (reference; no plugin): building the fake app's metadata cache (not measured)…`);
+  const app = makeApp(vault, probe);
+  await app.metadataCache.settled();
+  const paths = app.vault.getMarkdownFiles().filter((f) => !f.path.startsWith('.')).map((f) => f.path).sort();
+  const out = await changePhases({ app, probe, note: paths[Math.floor(paths.length / 2)], bigFolder, label: `${label}-alone`, settle: () => app.metadataCache.settled(), ask: async () => undefined });
+  rmSync(vault, { recursive: true, force: true });
+  return out;
+}
+
 async function main(): Promise<void> {
   const all: Record<string, BlockStats[]> = {};
+  const alone: Record<string, BlockStats[]> = {};
   if (ONLY !== 'generated') {
     const hub = hubSource();
     if (!hub) console.log('Hub vault: skipped (../shared/fixtures/vaults/obsidian-hub.tar.gz is not present)');
-    else all['Hub (6,571 notes)'] = await runVault('hub', hub, '02 - Community Expansions');
+    else {
+      alone['Hub (6,571 notes)'] = await runAppAlone('hub', hub, '02 - Community Expansions');
+      gc?.();
+      all['Hub (6,571 notes)'] = await runVault('hub', hub, '02 - Community Expansions');
+    }
   }
   if (ONLY !== 'hub') {
     const t = performance.now();
     const gen = generatedSource(NOTES);
     console.log(`(generated vault of ${NOTES} notes ready in ${Math.round(performance.now() - t)} ms)`);
-    all[`generated (${NOTES.toLocaleString('en-US')} notes)`] = await runVault(`gen${NOTES}`, gen, 'Notes');
+    const v = `generated (${NOTES.toLocaleString('en-US')} notes)`;
+    alone[v] = await runAppAlone(`gen${NOTES}`, gen, 'Notes');
+    gc?.();
+    all[v] = await runVault(`gen${NOTES}`, gen, 'Notes');
   }
   // Wall: how long the loop could not turn. CPU: of that, the main thread's own time on a CPU (the rest
   // is the OS running other processes; on a busy shared machine wall figures are inflated).
@@ -333,6 +389,11 @@ async function main(): Promise<void> {
   if (process.env.LONGTASKS_BLOCKS) {
     // For bench/long-stacks.mjs --blocks: each long block's window, to read a CPU profile of the same run.
     writeFileSync(process.env.LONGTASKS_BLOCKS, JSON.stringify(Object.entries(all).flatMap(([v, rows]) => rows.flatMap((r) => r.longUs.map(([a, b]) => ({ vault: v, phase: r.label, startUs: a, endUs: b }))))));
+  }
+  // The app's own heap and work make long collections too: the same phases with no plugin, same run.
+  console.log('\ncollection pauses per phase (perf_hooks gc, wall), the app alone (reference) | with the plugin:');
+  for (const [v, rows] of Object.entries(all)) {
+    for (const r of rows) console.log(`  ${v} / ${r.label}: ${alone[v]?.find((a) => a.label === r.label) ? formatPauses(alone[v].find((a) => a.label === r.label)!.pauses) : '(no reference: the app alone does nothing here)'} | ${formatPauses(r.pauses)}`);
   }
   console.log('\nblocks over 50 ms of CPU, with the collections in them:');
   for (const [v, rows] of Object.entries(all)) for (const r of rows) for (const g of r.longGcs) console.log(`  ${v} / ${r.label} at ${g}`);

@@ -39,6 +39,9 @@ export interface BlockStats {
   longUs: [number, number][];
   /** For each block over 50 ms of CPU: its CPU ms and the collections inside it by kind (ms). */
   longGcs: string[];
+  /** The phase's collection pauses (perf_hooks 'gc', wall ms), whoever's work they fell in: the longest
+   *  of each kind, and how many lasted 25 ms or more (a reference run of the app alone has them too). */
+  pauses: { longest: Record<string, number>; over25: number; count: number };
 }
 
 // Blocks whose windows are kept for bench/long-stacks.mjs (LONGTASKS_MS lowers it to look at the margin).
@@ -151,6 +154,9 @@ export class LoopProbe {
       }
       return [a - this.start, Math.max(0, own)] as [number, number];
     });
+    const longest: Record<string, number> = {};
+    for (const [s, e, k] of this.gcs) longest[gcKind(k)] = Math.max(longest[gcKind(k)] ?? 0, e - s);
+    const pauses = { longest, over25: this.gcs.filter(([s, e]) => e - s >= 25).length, count: this.gcs.length };
     const lengths = blocks.map((b) => b[1]).sort((x, y) => x - y);
     // p99 over every 1 ms slot of the phase: what share of the time the loop was free enough.
     const slots = Math.max(1, Math.round(t - this.start));
@@ -171,6 +177,7 @@ export class LoopProbe {
       worst: [...blocks].sort((x, y) => y[1] - x[1]).slice(0, 5),
       excludedMs,
       longGcs,
+      pauses,
       longUs: this.gaps.filter(([a, b]) => b - a - 1 > LONG_WINDOW_MS).map(([a, b, , us]) => [us, us + (b - a) * 1000] as [number, number]),
     };
   }
@@ -194,6 +201,12 @@ function percentileOfBlocks(sortedLengths: number[], slots: number, p: number): 
   if (rank < zeros) return 0;
   delays.sort((a, b) => a - b);
   return delays[Math.min(delays.length - 1, rank - zeros)] ?? 0;
+}
+
+/** "scavenge 41, major 12 ms; 3 of 120 pauses ≥ 25 ms" */
+export function formatPauses(p: BlockStats['pauses']): string {
+  const kinds = Object.entries(p.longest).sort((a, b) => b[1] - a[1]).map(([k, ms]) => `${k} ${ms.toFixed(0)}`).join(', ');
+  return `${kinds || 'none'} ms; ${p.over25} of ${p.count} pauses ≥ 25 ms`;
 }
 
 export function formatStats(s: BlockStats): string {
