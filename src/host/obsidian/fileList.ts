@@ -21,6 +21,9 @@ export class FileList {
    *  key, and a Map of 100k entries rehashed them in one set() (a 50 ms slice in a profile). */
   private stats: ShardedMap<FileStat> | null = null;
   private list: FileStat[] | null = null;
+  /** Set for good once some file's path as the app spells it is not its NFC spelling: the list's keys
+   *  then no longer name the app's own keys (see paths()). */
+  rawDiffers = false;
   /** Notes among stats, kept with it. */
   private notes = 0;
   /** Updates from events that came before the list was kept, applied in order once it is built. */
@@ -91,6 +94,7 @@ export class FileList {
     for (const f of this.files()) {
       if (!hidden(f.path)) {
         const st = statOf(f);
+        if (st.path !== f.path) this.rawDiffers = true;
         map.set(st.path, st);
         if (isNotePath(st.path)) this.seen = Math.max(this.seen, ++notes);
       }
@@ -115,6 +119,11 @@ export class FileList {
     }
     if (this.earlyHead < this.earlyOps.length) this.applyEarly();
     return this.stats as ShardedMap<FileStat>;
+  }
+
+  /** Every visible file's path, as the app spells it while rawDiffers is false (null before the build). */
+  paths(): Iterable<string> | null {
+    return this.stats ? this.stats.keys() : null;
   }
 
   /** Every entry (the same array until the next change; callers copy it). */
@@ -143,6 +152,7 @@ export class FileList {
     this.list = null;
     const { type, file: f } = op;
     const src = nfc(type === 'rename' ? op.oldPath : op.path);
+    if (nfc(op.path) !== op.path) this.rawDiffers = true;
     const isFile = this.isFile(f);
     const h = this.held;
     if (h) {

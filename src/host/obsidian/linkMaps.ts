@@ -19,26 +19,36 @@ export interface LinkView {
   readonly refusing: boolean;
 }
 
-/** Copies `m` into `out` row by row, yielding after each row. Rows whose keys are already NFC (all-ASCII
- *  paths: nearly every vault) are the app's own objects, not copies; nothing downstream writes into them. */
-export function* copyLinkRows(m: LinkRows, out: ShardedMap<Row>, targetsArePaths: boolean, v: LinkView): Generator<void, void, void> {
-  for (const src in m) {
-    if (hidden(src) || !v.visible(nfc(src))) { yield; continue; }
-    const targets = m[src];
-    let row = targets;
-    if (targetsArePaths) {
-      for (const t in targets) {
-        if (!NON_ASCII.test(t)) continue;
-        row = {};
-        for (const [k, n] of Object.entries(targets)) { const key = nfc(k); row[key] = (row[key] ?? 0) + n; }
-        break;
-      }
-      // Links into a path the symlink rule refuses are not links.
-      if (v.refusing && Object.keys(row).some((k) => !v.visible(nfc(k)))) row = Object.fromEntries(Object.entries(row).filter(([k]) => v.visible(nfc(k))));
-    }
-    out.set(nfc(src), row);
-    yield;
+/**
+ * Copies `m` into `out` row by row, yielding after each row. Rows whose keys are already NFC (all-ASCII
+ * paths: nearly every vault) are the app's own objects, not copies; nothing downstream writes into them.
+ * `sources`, when given, names every source `m` may have, exactly as its keys are spelled: they are
+ * looked up one at a time. Enumerating the app's object instead collects all its keys in one step, 22 ms
+ * at 100k notes (twice per copy: resolved and unresolved) that cannot be sliced.
+ */
+export function* copyLinkRows(m: LinkRows, out: ShardedMap<Row>, targetsArePaths: boolean, v: LinkView, sources: Iterable<string> | null = null): Generator<void, void, void> {
+  if (sources) {
+    for (const src of sources) { if (Object.hasOwn(m, src)) copyRow(m, src, out, targetsArePaths, v); yield; }
+  } else {
+    for (const src in m) { copyRow(m, src, out, targetsArePaths, v); yield; }
   }
+}
+
+function copyRow(m: LinkRows, src: string, out: ShardedMap<Row>, targetsArePaths: boolean, v: LinkView): void {
+  if (hidden(src) || !v.visible(nfc(src))) return;
+  const targets = m[src];
+  let row = targets;
+  if (targetsArePaths) {
+    for (const t in targets) {
+      if (!NON_ASCII.test(t)) continue;
+      row = {};
+      for (const [k, n] of Object.entries(targets)) { const key = nfc(k); row[key] = (row[key] ?? 0) + n; }
+      break;
+    }
+    // Links into a path the symlink rule refuses are not links.
+    if (v.refusing && Object.keys(row).some((k) => !v.visible(nfc(k)))) row = Object.fromEntries(Object.entries(row).filter(([k]) => v.visible(nfc(k))));
+  }
+  out.set(nfc(src), row);
 }
 
 /** The host's copy of the app's two maps, kept until an event drops it. */
@@ -48,7 +58,9 @@ export class LinkCopies {
   /** Bumped by every drop: a copy begun before one is returned to its caller but not kept. */
   private gen = 0;
 
-  constructor(private readonly app: () => { resolved: LinkRows; unresolved: LinkRows }, private readonly view: LinkView) {}
+  /** `sources`: every path the app's maps may have as a source, spelled as their keys are (see
+   *  copyLinkRows), or null when no such list is at hand (the app's keys are then enumerated). */
+  constructor(private readonly app: () => { resolved: LinkRows; unresolved: LinkRows }, private readonly view: LinkView, private readonly sources: () => Iterable<string> | null = () => null) {}
 
   drop(): void {
     this.kept = null;
@@ -88,8 +100,8 @@ export class LinkCopies {
     const gen = ++this.gen;
     const { resolved, unresolved } = this.app();
     const maps = { resolved: new ShardedMap<Row>(), unresolved: new ShardedMap<Row>() };
-    yield* copyLinkRows(resolved, maps.resolved, true, this.view);
-    yield* copyLinkRows(unresolved, maps.unresolved, false, this.view);
+    yield* copyLinkRows(resolved, maps.resolved, true, this.view, this.sources());
+    yield* copyLinkRows(unresolved, maps.unresolved, false, this.view, this.sources());
     if (gen === this.gen) this.kept = maps;
     return maps;
   }

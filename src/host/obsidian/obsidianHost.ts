@@ -110,7 +110,7 @@ export class ObsidianHost implements VaultHost {
     this.norm = opts.normalizePath ?? appNormalizePath;
     this.writer = new ObsidianWriter({ app: opts.app, basePath: this.basePath, classes: opts.classes, normalizePath: this.norm });
     this.gate = new RealPathGate(this.basePath, { allowedOutside: opts.allowedOutside, forbidden: () => [this.data.dir, this.cache.dir] });
-    this.links = new LinkCopies(() => ({ resolved: this.app.metadataCache.resolvedLinks, unresolved: this.app.metadataCache.unresolvedLinks }), this.gate);
+    this.links = new LinkCopies(() => ({ resolved: this.app.metadataCache.resolvedLinks, unresolved: this.app.metadataCache.unresolvedLinks }), this.gate, () => this.linkSources());
     const r = opts.register;
     r(v.on('create', (f) => this.onVault('create', f)));
     r(v.on('modify', (f) => this.onVault('modify', f)));
@@ -180,6 +180,13 @@ export class ObsidianHost implements VaultHost {
     if (e.kind === 'changed') this.changed(e.path);
     else if (e.kind === 'resolved') this.resolved();
     else this.vaultEvent(e.kind, e.file!, e.path, e.oldPath, e.task, false);
+  }
+
+  /** The kept file list's paths when they name the app's link sources exactly (linkMaps.ts): built,
+   *  caught up with every event the app sent, and every path spelled as the app spells it. */
+  private linkSources(): Iterable<string> | null {
+    const fl = this.fileList;
+    return fl.kept && !fl.rawDiffers && this.raw.size === 0 && !this.slices.hasOps() ? fl.paths() : null;
   }
 
   private dropLinks(): void {
