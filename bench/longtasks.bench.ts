@@ -390,10 +390,13 @@ async function main(): Promise<void> {
     // For bench/long-stacks.mjs --blocks: each long block's window, to read a CPU profile of the same run.
     writeFileSync(process.env.LONGTASKS_BLOCKS, JSON.stringify(Object.entries(all).flatMap(([v, rows]) => rows.flatMap((r) => r.longUs.map(([a, b]) => ({ vault: v, phase: r.label, startUs: a, endUs: b }))))));
   }
-  // The app's own heap and work make long collections too: the same phases with no plugin, same run.
+  // Which long collections the app's own heap and work make: the same phases with no plugin, same run.
   console.log('\ncollection pauses per phase (perf_hooks gc, wall), the app alone (reference) | with the plugin:');
   for (const [v, rows] of Object.entries(all)) {
-    for (const r of rows) console.log(`  ${v} / ${r.label}: ${alone[v]?.find((a) => a.label === r.label) ? formatPauses(alone[v].find((a) => a.label === r.label)!.pauses) : '(no reference: the app alone does nothing here)'} | ${formatPauses(r.pauses)}`);
+    for (const r of rows) {
+      const ref = alone[v]?.find((a) => a.label === r.label);
+      console.log(`  ${v} / ${r.label}: ${ref ? formatPauses(ref.pauses) : '(no reference: the app alone does nothing here)'} | ${formatPauses(r.pauses)}`);
+    }
   }
   console.log('\nblocks over 50 ms of CPU, with the collections in them:');
   for (const [v, rows] of Object.entries(all)) for (const r of rows) for (const g of r.longGcs) console.log(`  ${v} / ${r.label} at ${g}`);
