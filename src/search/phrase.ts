@@ -4,7 +4,7 @@
 import type { Analyzer } from './types.js';
 import type { Alt } from './query.js';
 import type { Pause } from './persist.js';
-import { tokenize } from './text.js';
+import { pieceEnd, tokenize } from './text.js';
 
 /** Characters per piece (the cut is moved on to the next ASCII white space). */
 export const PHRASE_PIECE = 16_384;
@@ -28,8 +28,7 @@ export async function hasPhrase(text: string, alt: Alt, analyzer: Analyzer, paus
   const want = alt.terms;
   let carry: string[] = [];
   for (let at = 0; at < text.length;) {
-    let end = Math.min(text.length, at + piece);
-    while (end < text.length && !isSpace(text.charCodeAt(end))) end++;
+    const end = pieceEnd(text, at, piece);
     const seq = termsOf(text.slice(at, end), analyzer, carry);
     if (runIn(seq, want)) return true;
     carry = want.length > 1 ? seq.slice(Math.max(0, seq.length - (want.length - 1))) : [];
@@ -38,8 +37,6 @@ export async function hasPhrase(text: string, alt: Alt, analyzer: Analyzer, paus
   }
   return false;
 }
-
-const isSpace = (c: number) => c === 32 || c === 10 || c === 9 || c === 13;
 
 function termsOf(text: string, analyzer: Analyzer, seq: string[]): string[] {
   const out = seq.slice();

@@ -75,6 +75,16 @@ function pushWord(out: Token[], raw: string, start: number): void {
 }
 
 /** Splits text into folded tokens with their offsets in `text`. Identifiers yield the whole and its parts. */
+/** Where a piece of `text` starting at `at` ends: `piece` characters on, moved on to the next ASCII white
+ *  space, which no token spans (WORD), so tokenizing piece by piece gives the whole text's tokens. */
+export function pieceEnd(text: string, at: number, piece: number): number {
+  let end = Math.min(text.length, at + piece);
+  while (end < text.length && !isCutSpace(text.charCodeAt(end))) end++;
+  return end;
+}
+
+const isCutSpace = (c: number) => c === 32 || c === 10 || c === 9 || c === 13;
+
 export function tokenize(text: string): Token[] {
   const out: Token[] = [];
   WORD.lastIndex = 0;

@@ -8,7 +8,9 @@ import { decodeCursor, encodeCursor } from '../../core/cursor.js';
 import { contentHash } from '../../core/hash.js';
 import { notePredicate } from '../../semantic/filters.js';
 import type { KeywordService } from '../../search/service.js';
-import { snippetAt } from '../../search/snippet.js';
+import { snippetInSlices } from '../../search/snippet.js';
+import { slicePause } from '../../search/persist.js';
+import { SLICE_MS } from '../../services/slicer.js';
 import { buildOutline, sectionAt, sectionLabel } from '../../core/markdown/sections.js';
 import { answer, cursorField, hintOut, nextCursorOut, pathOut, waitInput } from './results.js';
 import type { HitKey } from '../../search/rank.js';
@@ -86,11 +88,12 @@ export const keywordSearch = defineTool({
     const prefixes: string[] = [];
     for (const a of parsed.clauses.flatMap((c) => c.alts)) for (const t of a.terms) (a.kind === 'prefix' ? prefixes.push(t) : exact.add(t));
     const results = [];
+    const pause = slicePause(SLICE_MS); // a long note's snippet in pieces (search/snippet.ts)
     for (const h of page) {
       let text = '';
       try { text = await ctx.vault.host.readText(h.path); } catch { /* vanished since indexed */ }
       const opening = h.fields.includes('title') || h.fields.includes('aliases');
-      const snip = snippetAt(text, { exact, prefixes }, svc.analyzerInUse, opening);
+      const snip = await snippetInSlices(text, { exact, prefixes }, svc.analyzerInUse, opening, pause);
       // The section where the words match (not for a title/alias hit, whose snippet is the opening).
       const where = !opening && text ? sectionAt(buildOutline(text, ctx.vault.metadata(h.path)?.headings), snip.offset) : null;
       results.push({
