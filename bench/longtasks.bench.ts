@@ -223,18 +223,25 @@ async function queriesOrThrow(plugin: Plugin, key: string, note: string, word: s
   } finally { await client.close(); }
 }
 
+/** The vault's notes outside dot-folders. */
+const notesOf = (app: fake.App) => app.vault.getMarkdownFiles().filter((f) => !f.path.startsWith('.'));
+/** The path of the middle note by path order: the note each phase edits and queries. */
+function middleNote(app: fake.App): string {
+  const paths = notesOf(app).map((f) => f.path).sort();
+  return paths[Math.floor(paths.length / 2)];
+}
+
 async function runVault(label: string, src: string, bigFolder: string): Promise<BlockStats[]> {
   const vault = freshCopy(src, label);
   installPlugin(vault, { port: 0, serverEnabled: true });
   const out: BlockStats[] = [];
   const probe = new LoopProbe();
-  const notes = () => app.vault.getMarkdownFiles().filter((f) => !f.path.startsWith('.'));
   console.log(`\n${label}: ${readdirSync(vault).length} top-level entries; building the fake app's metadata cache (not measured)…`);
 
   let app = makeApp(vault, probe);
   // Only the path is kept: a TFile held across the warm load kept the first app (650 MB at 100k notes)
   // alive through every later phase, so their collections ran over a heap the app never has.
-  const note = ((files) => files[Math.floor(files.length / 2)].path)(notes().sort((a, b) => (a.path < b.path ? -1 : 1)));
+  const note = middleNote(app);
   const word = 'vault';
 
   const bare = fullCollection();
@@ -304,7 +311,7 @@ async function changePhases(c: {
 }): Promise<BlockStats[]> {
   const { app, probe, note, bigFolder } = c;
   const out: BlockStats[] = [];
-  const notes = () => app.vault.getMarkdownFiles().filter((f) => !f.path.startsWith('.'));
+  const notes = () => notesOf(app);
   const file = app.vault.getFileByPath(note)!;
   probe.begin('save');
   await app.vault.modify(file, `${await app.vault.read(file)}\nEdited with zanzibarword.\n`);
@@ -348,8 +355,7 @@ async function runAppAlone(label: string, src: string, bigFolder: string): Promi
   console.log(`\n${label}, the app alone (reference; no plugin): building the fake app's metadata cache (not measured)…`);
   const app = makeApp(vault, probe);
   await app.metadataCache.settled();
-  const paths = app.vault.getMarkdownFiles().filter((f) => !f.path.startsWith('.')).map((f) => f.path).sort();
-  const out = await changePhases({ app, probe, note: paths[Math.floor(paths.length / 2)], bigFolder, label: `${label}-alone`, settle: () => app.metadataCache.settled(), ask: async () => undefined });
+  const out = await changePhases({ app, probe, note: middleNote(app), bigFolder, label: `${label}-alone`, settle: () => app.metadataCache.settled(), ask: async () => undefined });
   rmSync(vault, { recursive: true, force: true });
   return out;
 }
