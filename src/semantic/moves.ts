@@ -2,7 +2,8 @@
 // text and the title they carry come from the note and its file name, not its folder. It is re-keyed
 // instead of read and embedded again (a folder of 1,000 notes moved cost minutes of embedding).
 import { compileGlob } from '../core/glob.js';
-import { keepsNoteName } from '../core/paths.js';
+import { isNotePath, keepsNoteName } from '../core/paths.js';
+import type { VaultEvent } from '../host/port.js';
 import type { ShardedSet } from '../core/shardedMap.js';
 import type { VectorStore } from './store.js';
 
@@ -17,6 +18,13 @@ export function moveInPlace(store: VectorStore | null, pending: ShardedSet, embe
   if (pending.delete(from) || embedding) pending.add(to);
   if (embedding) pending.add(from); // an old-path entry the running batch writes back is removed after it
   return true;
+}
+
+/** What a vault event (not metadata) changes: the paths to embed again or drop, or a move in place. */
+export function queueChange(e: Exclude<VaultEvent, { type: 'metadata' | 'resolved' }>, store: VectorStore | null, pending: ShardedSet, embedding: boolean, skip: (p: string) => boolean): void {
+  const moved = e.type === 'rename' && moveInPlace(store, pending, embedding, skip, e.oldPath, e.path);
+  if (!moved && e.type === 'rename' && isNotePath(e.oldPath)) pending.add(e.oldPath);
+  if (!moved && isNotePath(e.path)) pending.add(e.path);
 }
 
 let compiled: { key: string; skip: (p: string) => boolean } | null = null;

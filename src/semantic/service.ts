@@ -10,7 +10,7 @@ import type { Settings } from '../core/settings.js';
 import { contentHash } from '../core/hash.js';
 import { chunkNote, chunkingKey, type ChunkOptions } from '../core/chunk.js';
 import { Retrier } from '../host/storageHealth.js';
-import { moveInPlace, skipperFor } from './moves.js';
+import { queueChange, skipperFor } from './moves.js';
 import { isNotePath, noteTitle } from '../core/paths.js';
 import { snapshotFromBytes } from '../services/noteText.js';
 import { VectorStore, fingerprintKey, type Fingerprint, type NoteHit } from './store.js';
@@ -113,9 +113,9 @@ export class SemanticService {
   start(): void {
     this.unsubscribe = this.deps.host.subscribe((e) => {
       if (e.type === 'metadata' || e.type === 'resolved') return;
-      const moved = e.type === 'rename' && moveInPlace(this.store, this.pending, !!this.running, this.skipper(), e.oldPath, e.path);
-      if (!moved && e.type === 'rename' && isNotePath(e.oldPath)) this.pending.add(e.oldPath);
-      if (!moved && isNotePath(e.path)) this.pending.add(e.path);
+      // Nothing is queued until the index is loaded and reconciled (semantic search off, or its model
+      // still loading): that reconcile finds every change. A 100k-note move queued 200k paths for nothing.
+      if (this.reconciled) queueChange(e, this.store, this.pending, !!this.running, this.skipper());
       // One schedule() per task of events, not per event (a 100k-note folder move is 100k events).
       if (!this.scheduleQueued) { this.scheduleQueued = true; queueMicrotask(() => { this.scheduleQueued = false; this.schedule(); }); }
     });

@@ -20,7 +20,7 @@ const TEXTS: Record<string, string> = {
   'Garden.md': '# Garden\nWater the tomato plants every morning in summer.\n',
 };
 
-async function open(root: string) {
+async function open(root: string, extra: Record<string, unknown> = {}) {
   const vault = join(root, 'vault');
   const host = new NodeHost(vault, { dataDir: join(root, 'data'), watch: false });
   await host.ready();
@@ -29,7 +29,7 @@ async function open(root: string) {
   let held: (() => void) | null = null;
   const svc = new SemanticService({
     host, now: Date.now,
-    settings: () => withDefaults({ embeddingModel: GLOVE, embeddingSkipGlobs: ['Private/*'] }),
+    settings: () => withDefaults({ embeddingModel: GLOVE, embeddingSkipGlobs: ['Private/*'], ...extra }),
     loadEmbedder: async (o) => {
       const e = await loadEmbedder(o);
       const wrapped: Embedder = Object.create(e) as Embedder;
@@ -134,4 +134,26 @@ test('a note edited and moved while its batch is being embedded ends with its ne
     assert.equal(store.notes.has('Old/Bread.md'), false, 'the old path written back by the batch is removed');
     assert.equal(store.notes.get('New/Bread.md')?.hash, contentHash(readFileSync(join(k.vault, 'New/Bread.md'))));
   } finally { h?.release(); await k.close(); } // a failed step must not leave the batch (and close) waiting
+});
+
+test('before the index is loaded, a folder move queues nothing, and the first reconcile finds the notes at their new paths', { skip, timeout: 60_000 }, async () => {
+  const trap = trapNetwork();
+  const root = tempDir('vmcp-sem-moves-');
+  vaultIn(root);
+  let k = await open(root);
+  try { await k.idle(); } finally { await k.close(); }
+  // Not auto-indexing: the saved index stays unloaded until asked (as with semantic search off).
+  k = await open(root, { embeddingAutoIndex: false });
+  try {
+    await moveFolder(k, 'Old', 'New');
+    // A 100k-note move queued 200k paths here, for the reconcile to find again.
+    assert.equal(k.svc.pending.size, 0, 'nothing queued before the index is loaded');
+    await k.idle();
+    const { store } = await k.svc.ready();
+    for (const name of Object.keys(TEXTS)) {
+      assert.ok(store.noteVectors(`New/${name}`), `New/${name} is indexed`);
+      assert.equal(store.noteVectors(`Old/${name}`), null, `Old/${name} is gone from the index`);
+    }
+    assert.equal(k.svc.pending.size, 0);
+  } finally { await k.close(); trap.restore(); }
 });
