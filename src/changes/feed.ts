@@ -127,3 +127,23 @@ export function pairMoves(deleted: { path: string; h: string | null }[], created
   }
   return { moves, deleted: gone, created: created.map((c) => c.path).filter((p) => !used.has(p)) };
 }
+
+/** First index whose element satisfies `pred` (which is false then true along the array). */
+export function lowerBound<T>(a: T[], pred: (x: T) => boolean): number {
+  let lo = 0, hi = a.length;
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (pred(a[mid])) hi = mid; else lo = mid + 1; }
+  return lo;
+}
+
+/** A line as a root-confined caller sees it: moves across the root become creations or deletions. */
+export function scopeEvent(e: ChangeEvent, visible: (p: string) => boolean): ChangeEvent | null {
+  if (e.kind === 'gap' || e.kind === 'reset') return e;
+  if (e.kind === 'moved' && e.from !== undefined) {
+    const a = visible(e.from), b = visible(e.path!);
+    if (a && b) return e;
+    if (b) { const { from: _f, ...rest } = e; return { ...rest, kind: 'created', reason: 'moved in from outside the folders this key can see' }; }
+    if (a) return { n: e.n, t: e.t, kind: 'deleted', path: e.from, by: e.by, reason: 'moved to a place this key cannot see' };
+    return null;
+  }
+  return e.path !== undefined && visible(e.path) ? e : null;
+}

@@ -436,3 +436,54 @@ test('a state save asked for while the start is still filling the state (in slic
     await host.close();
   }
 });
+
+test('retention by count in a flood: the list is trimmed at 10 % over the limit, the file rewritten only at twice the limit', async () => {
+  const vault = tempDir('vmcp-ch-flood-');
+  writeFileSync(join(vault, 'a.md'), '# A note moved back and forth\n');
+  const dataDir = join(tempDir('vmcp-ch-'), 'data');
+  const settings = { changesMaxEvents: 100 };
+  let e = await open(vault, dataDir, settings);
+  let rewrites = 0;
+  const write = e.host.data.write.bind(e.host.data);
+  e.host.data.write = (name, ...rest) => { if (name === FEED_FILE) rewrites++; return write(name, ...rest); };
+  // The feed's own flush, as its 20 ms timer runs it: called here so each batch is one append.
+  const flush = () => (e.svc as unknown as { flushLines(): Promise<void> }).flushLines();
+  let at = 'a.md';
+  try {
+    await e.svc.baselineDone();
+    await flush();
+    for (let batch = 0; batch < 20; batch++) {
+      for (let i = 0; i < 50; i++) {
+        const to = at === 'a.md' ? 'b.md' : 'a.md';
+        renameSync(join(vault, at), join(vault, to));
+        await e.host.renamed(at, to);
+        at = to;
+      }
+      await e.svc.settle();
+      await flush();
+      assert.ok(e.svc.eventCount() <= 100 * 1.1 + 50, `batch ${batch}: ${e.svc.eventCount()} lines listed`);
+    }
+    // 1,000 lines in batches of 50: rewritten at 10 % over the limit (+50), the file was made again every
+    // other batch (9 times); at twice the limit (+50), every fourth.
+    assert.ok(rewrites >= 1 && rewrites <= 5, `${rewrites} rewrites of the feed file`);
+    const listed = await lines(e, 'ev:0', 500);
+    assert.equal(listed[0].kind, 'gap', 'the dropped lines are reported');
+    const ns = listed.slice(1).map((x) => x.n);
+    assert.deepEqual(ns, ns.map((_, i) => ns[0] + i), 'the newest lines, none missing');
+    assert.equal(ns.at(-1), e.svc.head());
+  } finally {
+    await close(e);
+  }
+  const fileLines = readFileSync(join(dataDir, FEED_FILE), 'utf8').split('\n').filter(Boolean).length;
+  assert.ok(fileLines >= 100 && fileLines <= 2 * 100 + 50 + 50, `${fileLines} lines in the file before the restart`);
+  e = await open(vault, dataDir, settings);
+  try {
+    assert.equal(e.svc.eventCount(), 100, 'a start keeps the newest 100');
+    const kept = await lines(e, 'ev:0', 500);
+    assert.equal(kept.at(-1)!.kind, 'moved');
+    assert.equal(kept.at(-1)!.path, at);
+    assert.equal(readFileSync(join(dataDir, FEED_FILE), 'utf8').split('\n').filter(Boolean).length, 100);
+  } finally {
+    await close(e);
+  }
+});

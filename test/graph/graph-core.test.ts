@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { LinkGraph, bfs } from '../../src/graph/linkGraph.js';
 import { ShardedMap } from '../../src/core/shardedMap.js';
 import { diffState, pairMoves, parseCursor, parseFeedParts, feedText, retain, type ChangeEvent } from '../../src/changes/feed.js';
-import { scopeEvent } from '../../src/changes/service.js';
+import { scopeEvent } from '../../src/changes/feed.js';
 
 test('LinkGraph: in/out maps, self-links ignored, unresolved kept', () => {
   const g = LinkGraph.build({ a: { b: 2, a: 1 }, b: { c: 1 }, c: {} }, { a: { Missing: 1 } });
