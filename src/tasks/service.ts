@@ -15,10 +15,10 @@ import type { NoteMetadata } from '../core/markdown/metadata.js';
 const BATCH = 32;
 const INLINE_DRAIN = 64;
 
-export interface TaskRow extends NoteTask { path: string }
-
 export class TaskService {
-  private readonly byNote = new Map<string, TaskRow[]>();
+  /** A note's tasks by its path. The rows do not carry the path: a folder move re-keys each note's array
+   *  as it is (copying every row with its new path made 40k objects in a 100k-note move). */
+  private readonly byNote = new Map<string, readonly NoteTask[]>();
   private readonly queue = new Set<string>();
   /** Taken from the queue, being read now. */
   private inFlight = 0;
@@ -71,7 +71,7 @@ export class TaskService {
       // A move does not change the text (the app moves the cache with it): the rows move along, and
       // only a note that was waiting for a scan, or newly a note (.txt → .md), is looked at again.
       // A folder rename is one event per note in a single task of the app: this must stay cheap.
-      if (rows) this.byNote.set(e.path, rows.map((r) => ({ ...r, path: e.path })));
+      if (rows) this.byNote.set(e.path, rows);
       if (queued) this.queue.add(e.path);
       else if (!rows && !isNotePath(e.oldPath)) this.consider(e.path);
       if (!this.initial) this.kick();
@@ -112,7 +112,7 @@ export class TaskService {
   }
 
   private scanned(path: string, read: { meta: NoteMetadata; text: string } | null): void {
-    const tasks = read ? tasksOfNote(read.text, read.meta).map((t) => ({ ...t, path })) : [];
+    const tasks = read ? tasksOfNote(read.text, read.meta) : [];
     if (tasks.length) this.byNote.set(path, tasks); else this.byNote.delete(path);
   }
 
@@ -138,11 +138,12 @@ export class TaskService {
     return this.byNote.size;
   }
 
-  *all(): Iterable<TaskRow> {
-    for (const rows of this.byNote.values()) yield* rows;
+  /** Every note with tasks: its path and its rows. */
+  notes(): IterableIterator<[string, readonly NoteTask[]]> {
+    return this.byNote.entries();
   }
 
-  ofNote(path: string): TaskRow[] {
+  ofNote(path: string): readonly NoteTask[] {
     return this.byNote.get(path) ?? [];
   }
 }

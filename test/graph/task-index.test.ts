@@ -39,7 +39,8 @@ test('task index: initial build is complete when settle says so; edits, renames 
     await host.renamed('a/n1.md', 'moved.md');
     await svc.settle(0);
     assert.equal(svc.ofNote('a/n1.md').length, 0);
-    assert.deepEqual(svc.ofNote('moved.md').map((t) => [t.path, t.text]), [['moved.md', 'task 1']]);
+    assert.deepEqual(svc.ofNote('moved.md').map((t) => [t.text, t.line]), [['task 1', 5]]);
+    assert.deepEqual([...svc.notes()].filter(([p]) => p === 'moved.md' || p === 'a/n1.md').map(([p]) => p), ['moved.md']);
     rmSync(join(vault, 'a/n2.md'));
     await host.refresh('a/n2.md');
     assert.equal(svc.ofNote('a/n2.md').length, 0);

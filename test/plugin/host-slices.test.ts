@@ -182,7 +182,7 @@ for (const [label, clock] of [['', undefined], [' (events delivered in slices)',
   assert.equal(reads, 0, 'no note was read again for a move');
   assert.equal(tasks.notesWithTasks(), before);
   const moved = tasks.ofNote('Moved/N0.md');
-  assert.deepEqual(moved.map((t) => t.path), ['Moved/N0.md', 'Moved/N0.md']);
+  assert.equal(moved.length, 2, 'both of its tasks moved with it');
   assert.deepEqual(tasks.ofNote('F0/N0.md'), []);
   await tasks.stop();
 });

@@ -9,7 +9,7 @@ import { inFolder } from '../../core/paths.js';
 import { answer, compact, cursorField, hintOut, moreHint, nextCursorOut, pathOut, waitInput } from './results.js';
 import { tagMatches } from '../../core/tasks.js';
 import { taskService } from '../../graph/access.js';
-import type { TaskRow } from '../../tasks/service.js';
+import type { NoteTask } from '../../core/tasks.js';
 
 const NAMED = ['open', 'done', 'cancelled', 'in_progress', 'any'] as const;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -66,7 +66,7 @@ export const listTasks = defineTool({
     const folder = ctx.vault.folderArg(args.folder);
     const svc = taskService(ctx);
     const settled = await svc.settle(args.wait_for_pending_writes ? 10_000 : 0);
-    const want = (t: TaskRow) => {
+    const want = (t: NoteTask) => {
       if (status === 'any') { /* all */ } else if ((NAMED as readonly string[]).includes(status)) { if (t.status !== status) return false; } else if (t.status_char !== status) return false;
       if (dueBy && !(t.due && t.due <= dueBy)) return false;
       if (schedBy && !(t.scheduled && t.scheduled <= schedBy)) return false;
@@ -76,16 +76,16 @@ export const listTasks = defineTool({
     // Sort keys are computed once per row, not per comparison: this is the hot path on big vaults. The
     // rows are gathered in slices and only the page is sorted (40k rows at 100k notes held the app's
     // thread 180 ms when filtered and sorted in one go).
-    const keyed: { t: TaskRow; k: string }[] = [];
+    const keyed: { t: NoteTask; path: string; k: string }[] = [];
     const slicer = new Slicer();
-    for (const t of svc.all()) {
+    for (const [path, noteTasks] of svc.notes()) {
       if (slicer.due()) await slicer.pause();
-      if (!ctx.vault.visible(t.path)) continue;
-      if (inFolder(t.path, folder) && want(t)) keyed.push({ t, k: `${t.due ?? '9999-99-99'}\u0000${t.path}\u0000${String(t.line).padStart(9, '0')}` });
+      if (!ctx.vault.visible(path) || !inFolder(path, folder)) continue;
+      for (const t of noteTasks) if (want(t)) keyed.push({ t, path, k: `${t.due ?? '9999-99-99'}\u0000${path}\u0000${String(t.line).padStart(9, '0')}` });
     }
     const rows = keyed;
     const { page: kp, next_cursor } = pageAfterUnsorted(keyed, (x) => x.k, args.limit, 'list_tasks', args.cursor);
-    const page = kp.map((x) => x.t);
+    const page = kp.map((x) => ({ ...x.t, path: x.path }));
     const pending = svc.pending();
     const tasks = page.map((t) => {
       const dates = compact({ scheduled: t.scheduled, start: t.start, done: t.done, cancelled: t.cancelled, created: t.created });
