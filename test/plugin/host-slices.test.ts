@@ -301,7 +301,7 @@ test('a folder move\'s closing scan of the kept list runs in slices (stops at it
   const mk = (path: string) => Object.assign(new fake.TFile(), { path, stat: { size: path.length, mtime: 1, ctime: 1 } });
   const files = [...Array.from({ length: 5000 }, (_, i) => mk(`A/s${i % 7}/N${i}.md`)), ...Array.from({ length: 100 }, (_, i) => mk(`B/N${i}.md`))];
   const isFile = ((f: unknown) => f instanceof fake.TFile) as never;
-  const moveA = (list: FileList) => list.apply({ type: 'rename', file: Object.assign(new fake.TFolder(), { path: 'Z' }), path: 'Z', oldPath: 'A', task: 1 } as never);
+  const moveA = (list: FileList) => list.apply({ kind: 'rename', file: Object.assign(new fake.TFolder(), { path: 'Z' }), path: 'Z', oldPath: 'A', task: 1 } as never);
   let t = 0;
   const sliced = new FileList(() => files as never, isFile, () => (t += 1));
   const whole = new FileList(() => files as never, isFile, () => 0);

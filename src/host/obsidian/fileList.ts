@@ -11,8 +11,9 @@ import { hidden, nfc } from './paths.js';
 import { SLICE_MS } from './eventSlices.js';
 import { ShardedMap } from '../../core/shardedMap.js';
 
-/** One vault event's change to the kept file list, with the paths as they were when it happened. */
-export interface StatOp { type: 'create' | 'modify' | 'delete' | 'rename'; file: TAbstractFile; path: string; oldPath: string; task: number }
+/** One vault event's change to the kept file list, with the paths as they were when it happened: the
+ *  host's record of the event itself (a RawEvent, rawEvents.ts), so a folder move makes no second object per file. */
+export interface StatOp { kind: 'create' | 'modify' | 'delete' | 'rename'; file: TAbstractFile; path: string; oldPath: string | undefined; task: number }
 
 export const statOf = (f: TFile): FileStat => ({ path: nfc(f.path), size: f.stat.size, mtime: f.stat.mtime, ctime: f.stat.ctime });
 
@@ -150,8 +151,8 @@ export class FileList {
     if (!stats) return true;
     if (this.scanning && !this.flushHeld(deadline)) return false;
     this.list = null;
-    const { type, file: f } = op;
-    const src = nfc(type === 'rename' ? op.oldPath : op.path);
+    const { kind: type, file: f } = op;
+    const src = nfc(type === 'rename' ? op.oldPath ?? '' : op.path);
     if (nfc(op.path) !== op.path) this.rawDiffers = true;
     const isFile = this.isFile(f);
     const h = this.held;

@@ -144,16 +144,16 @@ export class ObsidianHost implements VaultHost {
     if (type !== 'modify') this.byNfc = null;
     // A path created or moved in is judged by the symlink rule at once (RealPathGate.observe).
     if ((type === 'create' || type === 'rename') && !hidden(f.path)) void this.gate.observe(f.path, type === 'rename' ? oldPath : undefined);
-    if (this.raw.size > 0 || !this.slices.within()) {
-      this.raw.record({ kind: type, file: f, path: f.path, oldPath, task: this.slices.task });
-      return;
-    }
-    this.vaultEvent(type, f, f.path, oldPath, this.slices.task, true);
+    const later = this.raw.size > 0 || !this.slices.within(); // within() starts the app's next task's count
+    const op: StatOp = { kind: type, file: f, path: f.path, oldPath, task: this.slices.task };
+    if (later) this.raw.record(op);
+    else this.vaultEvent(op, true);
   }
 
-  /** One vault event's bookkeeping, with the file's path as the app reported it (`fpath`). */
-  private vaultEvent(type: 'create' | 'modify' | 'delete' | 'rename', f: TAbstractFile, fpath: string, oldPath: string | undefined, task: number, atOnce: boolean): void {
-    this.trackStat(type, f, fpath, oldPath, task, atOnce);
+  /** One vault event's bookkeeping, with the file's path as the app reported it. */
+  private vaultEvent(op: StatOp, atOnce: boolean): void {
+    const { kind: type, file: f, path: fpath, oldPath } = op;
+    this.trackStat(op, atOnce);
     if (!(f instanceof this.TFile) || hidden(fpath)) return;
     const path = nfc(fpath);
     if (type === 'delete') {
@@ -179,7 +179,7 @@ export class ObsidianHost implements VaultHost {
   private handleRaw(e: RawEvent): void {
     if (e.kind === 'changed') this.changed(e.path);
     else if (e.kind === 'resolved') this.resolved();
-    else this.vaultEvent(e.kind, e.file!, e.path, e.oldPath, e.task, false);
+    else this.vaultEvent(e as StatOp, false); // a vault event's record: kind create/modify/delete/rename, with its file
   }
 
   /** The kept file list's paths when they name the app's link sources exactly (linkMaps.ts): built,
@@ -357,10 +357,9 @@ export class ObsidianHost implements VaultHost {
 
   /** Keeps the file list in step with one vault event: at once within the task's slice, else queued.
    *  A folder moved or deleted always waits for a slice, and with it every event after it. */
-  private trackStat(type: 'create' | 'modify' | 'delete' | 'rename', f: TAbstractFile, path: string, oldPath: string | undefined, task: number, atOnce: boolean): void {
-    const op: StatOp = { type, file: f, path, oldPath: oldPath ?? '', task };
+  private trackStat(op: StatOp, atOnce: boolean): void {
     if (!this.fileList.kept) { this.fileList.early(op); return; }
-    const now = atOnce && this.slices.within() && (f instanceof this.TFile || type === 'create' || type === 'modify');
+    const now = atOnce && this.slices.within() && (op.file instanceof this.TFile || op.kind === 'create' || op.kind === 'modify');
     this.slices.op(op, now);
   }
 
