@@ -173,6 +173,7 @@ for (const [label, clock] of [['', undefined], [' (events delivered in slices)',
   assert.equal(await tasks.settle(5000), true);
   const before = tasks.notesWithTasks();
   assert.ok(before >= 5);
+  const rowsBefore = tasks.ofNote('F0/N0.md');
   let reads = 0;
   const readText = host.readText.bind(host);
   host.readText = (p: string) => { reads++; return readText(p); };
@@ -183,6 +184,7 @@ for (const [label, clock] of [['', undefined], [' (events delivered in slices)',
   assert.equal(tasks.notesWithTasks(), before);
   const moved = tasks.ofNote('Moved/N0.md');
   assert.equal(moved.length, 2, 'both of its tasks moved with it');
+  assert.equal(moved, rowsBefore, 'the rows moved as they were, not copied (a 100k-note move copied 40k rows)');
   assert.deepEqual(tasks.ofNote('F0/N0.md'), []);
   await tasks.stop();
 });
