@@ -1,6 +1,7 @@
 // Pure parts of the change feed: the line format, cursors, retention and the start-up reconciliation
 // diff. The stateful service (changes/service.ts) feeds these from host events and the data folder.
 import { ShardedSet } from '../core/shardedMap.js';
+import { nextTurn } from '../core/turns.js';
 
 export type ChangeKind = 'created' | 'modified' | 'moved' | 'deleted' | 'gap' | 'reset';
 export const NOTE_KINDS = ['created', 'modified', 'moved', 'deleted'] as const;
@@ -64,6 +65,17 @@ function parseFeedPart(text: string, events: ChangeEvent[]): number {
 
 export function feedText(events: ChangeEvent[]): string {
   return events.map((e) => JSON.stringify(e) + '\n').join('');
+}
+
+/** feedText in parts of 512 lines, one a turn: 2,048 were a 22 ms step in a profile of a 100k-note
+ *  rename's compaction, and the lines of the events waiting for one append in one go 61 ms. */
+export async function feedPartsInTurns(events: readonly ChangeEvent[]): Promise<string[]> {
+  const parts: string[] = [];
+  for (let i = 0; i < events.length; i += 512) {
+    if (i > 0) await nextTurn();
+    parts.push(feedText(events.slice(i, i + 512)));
+  }
+  return parts;
 }
 
 /** Retention: drop events older than `maxAgeMs` before `now`, then keep the newest `maxCount`. */

@@ -20,7 +20,7 @@ import { changeSettings, type ChangeSettings } from './settings.js';
 import { decodeState, encodeState, type LoadedState } from './stateFile.js';
 import { SnapshotMap } from './snapshotMap.js';
 import {
-  cursorOf, diffSteps, feedText, lowerBound, pairMoves, parseCursor, parseFeedParts, retain, scopeEvent,
+  cursorOf, diffSteps, feedPartsInTurns, lowerBound, pairMoves, parseCursor, parseFeedParts, retain, scopeEvent,
   type ChangeEvent, type ChangeKind, type NoteState,
 } from './feed.js';
 import { clearTimeout, setTimeout } from 'node:timers';
@@ -295,7 +295,7 @@ export class ChangeService {
       const lines = this.pendingLines;
       this.pendingLines = [];
       try {
-        await this.data.append(FEED_FILE, feedText(lines));
+        await this.data.append(FEED_FILE, (await feedPartsInTurns(lines)).join(''));
         this.fileLines += lines.length;
       } catch (e) {
         // The disk refused (full, unwritable): the lines wait (bounded) and are written again later.
@@ -312,12 +312,8 @@ export class ChangeService {
     this.lastAgeCheck = this.now();
     const kept = this.trim(changeSettings(this.o.settings()));
     // The lines of the events kept now, in slices; events pushed meanwhile go to the next append.
-    const count = kept.length;
-    const lines: string[] = [];
-    // 512 lines a turn: 2,048 were a 22 ms step in a profile of a 100k-note rename's compaction.
-    for (let i = 0; i < count; i += 512) { lines.push(feedText(kept.slice(i, Math.min(count, i + 512)))); if (i + 512 < count) await nextTurn(); }
-    await this.data.write(FEED_FILE, lines);
-    this.fileLines = count;
+    await this.data.write(FEED_FILE, await feedPartsInTurns(kept));
+    this.fileLines = kept.length;
     this.scheduleSave();
   }
 
