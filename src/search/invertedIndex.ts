@@ -128,7 +128,8 @@ export class InvertedIndex {
     while (this.dictUpTo < terms.length) {
       const t = this.dictUpTo++;
       if (ids.get(terms[t]) === t) this.dict.set(terms[t], t);
-      if ((t & 31) === 31) { const w = pause(); if (w) await w; if (abandoned()) return; }
+      // The clock every 4 terms: a radix-tree insert can be slow (it walks a node's children), 32 overshot the slice.
+      if ((t & 3) === 3) { const w = pause(); if (w) await w; if (abandoned()) return; }
     }
   }
 
