@@ -74,7 +74,7 @@ export class ChangeService {
   private unsubscribe: (() => void) | null = null;
   /** Events to append to the feed file, each made a line only then (a line held per event, for the
    *  20 ms until the append, outlived the young generation in a 100k-note move). */
-  private pendingLines: ChangeEvent[] = [];
+  private unwritten: ChangeEvent[] = [];
   /** Lines in the feed file: what it held at load or at its last rewrite, plus the appends since. */
   private fileLines = 0;
   private appendTimer: ReturnType<typeof setTimeout> | null = null;
@@ -263,7 +263,7 @@ export class ChangeService {
   private push(e: Omit<ChangeEvent, 'n' | 't'>, t = this.now()): ChangeEvent {
     const ev: ChangeEvent = { n: ++this.seq, t, ...e };
     this.events.push(ev);
-    this.pendingLines.push(ev);
+    this.unwritten.push(ev);
     this.scheduleAppend();
     this.scheduleSave();
     return ev;
@@ -287,19 +287,19 @@ export class ChangeService {
       // 100k-note move). A start drops the lines the file holds beyond the limit.
       if (this.events.length > s.changesMaxEvents * 1.1 + 50) this.trim(s);
       if (this.fileLines > s.changesMaxEvents * 2 + 50 || ageDue) {
-        this.pendingLines = [];
+        this.unwritten = [];
         await this.compact();
         return;
       }
-      if (!this.pendingLines.length) return;
-      const lines = this.pendingLines;
-      this.pendingLines = [];
+      if (!this.unwritten.length) return;
+      const lines = this.unwritten;
+      this.unwritten = [];
       try {
         await this.data.append(FEED_FILE, (await feedPartsInTurns(lines)).join(''));
         this.fileLines += lines.length;
       } catch (e) {
         // The disk refused (full, unwritable): the lines wait (bounded) and are written again later.
-        this.pendingLines = lines.concat(this.pendingLines).slice(-RETRY_MAX_LINES);
+        this.unwritten = lines.concat(this.unwritten).slice(-RETRY_MAX_LINES);
         if (!this.stopped && !this.appendTimer) this.appendTimer = setTimeout(() => { this.appendTimer = null; void this.flushLines(); }, 5000);
         throw e;
       }

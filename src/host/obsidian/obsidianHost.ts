@@ -144,7 +144,8 @@ export class ObsidianHost implements VaultHost {
     if (type !== 'modify') this.byNfc = null;
     // A path created or moved in is judged by the symlink rule at once (RealPathGate.observe).
     if ((type === 'create' || type === 'rename') && !hidden(f.path)) void this.gate.observe(f.path, type === 'rename' ? oldPath : undefined);
-    const later = this.raw.size > 0 || !this.slices.within(); // within() starts the app's next task's count
+    // Asked first: within() may begin the count of a new app task, whose number the record carries.
+    const later = this.raw.size > 0 || !this.slices.within();
     const op: StatOp = { kind: type, file: f, path: f.path, oldPath, task: this.slices.task };
     if (later) this.raw.record(op);
     else this.vaultEvent(op, true);
