@@ -388,9 +388,11 @@ export class ChangeService {
     this.seq = Math.max(state?.seq ?? 0, events.length ? events[events.length - 1].n : 0);
     if (state) this.prunedBefore = { t: state.pruned_before_t ?? 0, n: state.pruned_before_n ?? 0 };
     else if (events.length) this.prunedBefore = { t: events[0].t, n: events[0].n };
+    // Lines the last run had already dropped from what the tools read stay in the file until a rewrite.
+    this.events = events.slice(lowerBound(events, (e) => e.n >= this.prunedBefore.n));
     const s = changeSettings(this.o.settings());
     const r = retain(this.events, this.now(), s.changesRetentionDays * DAY_MS, s.changesMaxEvents);
-    if (r.dropped.length || bad) await this.compact();
+    if (r.dropped.length || bad || this.events.length < events.length) await this.compact();
     // The vault's list (100k entries copied, then filtered in slices: at once, 20-45 ms at 100k notes)
     // in tasks of its own.
     await nextTurn();

@@ -498,3 +498,39 @@ test('feed lines for an append or a rewrite are made 512 a turn, and equal the l
   // The lines of 40k events waiting for one append were made in one go: 61 ms in a profiled 100k-note rename.
   assert.ok(timerRan, 'other work ran between the parts');
 });
+
+test('lines dropped from the list but still in the file (it is rewritten only at twice the limit) stay dropped after a restart', async () => {
+  const vault = tempDir('vmcp-ch-pruned-');
+  writeFileSync(join(vault, 'a.md'), '# A note moved back and forth\n');
+  const dataDir = join(tempDir('vmcp-ch-'), 'data');
+  let e = await open(vault, dataDir, { changesMaxEvents: 1000 });
+  let at = 'a.md';
+  try {
+    await e.svc.baselineDone();
+    for (let i = 0; i < 30; i++) {
+      const to = at === 'a.md' ? 'b.md' : 'a.md';
+      renameSync(join(vault, at), join(vault, to));
+      await e.host.renamed(at, to);
+      at = to;
+    }
+    await e.svc.settle();
+  } finally {
+    await close(e);
+  }
+  const head = e.svc.head();
+  // As a run leaves it after trimming its list in memory: the saved state says where the list starts,
+  // and the file still holds the lines before it.
+  const state = (await decodeState(readFileSync(join(dataDir, STATE_FILE), 'utf8'))).state!;
+  const from = head - 9;
+  writeFileSync(join(dataDir, STATE_FILE), (await encodeState({ ...state, pruned_before_n: from }, state.files)).join(''));
+  assert.ok(readFileSync(join(dataDir, FEED_FILE), 'utf8').split('\n').filter(Boolean).length > 20);
+  e = await open(vault, dataDir, { changesMaxEvents: 1000 });
+  try {
+    const listed = await lines(e, 'ev:0', 500);
+    assert.equal(listed[0].kind, 'gap');
+    assert.deepEqual(listed.slice(1).map((x) => x.n), Array.from({ length: 10 }, (_, i) => from + i), 'only the lines the last run still listed');
+    assert.equal(readFileSync(join(dataDir, FEED_FILE), 'utf8').split('\n').filter(Boolean).length, 10, 'the file rewritten without them');
+  } finally {
+    await close(e);
+  }
+});
