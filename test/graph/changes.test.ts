@@ -437,6 +437,17 @@ test('a state save asked for while the start is still filling the state (in slic
   }
 });
 
+/** Moves the vault's one note between a.md and b.md `times` times (a line each); returns where it is. */
+async function moveBackAndForth(e: Env, at: string, times: number): Promise<string> {
+  for (let i = 0; i < times; i++) {
+    const to = at === 'a.md' ? 'b.md' : 'a.md';
+    renameSync(join(e.vault, at), join(e.vault, to));
+    await e.host.renamed(at, to);
+    at = to;
+  }
+  return at;
+}
+
 test('retention by count in a flood: the list is trimmed at 10 % over the limit, the file rewritten only at twice the limit', async () => {
   const vault = tempDir('vmcp-ch-flood-');
   writeFileSync(join(vault, 'a.md'), '# A note moved back and forth\n');
@@ -453,12 +464,7 @@ test('retention by count in a flood: the list is trimmed at 10 % over the limit,
     await e.svc.baselineDone();
     await flush();
     for (let batch = 0; batch < 20; batch++) {
-      for (let i = 0; i < 50; i++) {
-        const to = at === 'a.md' ? 'b.md' : 'a.md';
-        renameSync(join(vault, at), join(vault, to));
-        await e.host.renamed(at, to);
-        at = to;
-      }
+      at = await moveBackAndForth(e, at, 50);
       await e.svc.settle();
       await flush();
       assert.ok(e.svc.eventCount() <= 100 * 1.1 + 50, `batch ${batch}: ${e.svc.eventCount()} lines listed`);
@@ -507,12 +513,7 @@ test('lines dropped from the list but still in the file (it is rewritten only at
   let at = 'a.md';
   try {
     await e.svc.baselineDone();
-    for (let i = 0; i < 30; i++) {
-      const to = at === 'a.md' ? 'b.md' : 'a.md';
-      renameSync(join(vault, at), join(vault, to));
-      await e.host.renamed(at, to);
-      at = to;
-    }
+    at = await moveBackAndForth(e, at, 30);
     await e.svc.settle();
   } finally {
     await close(e);
