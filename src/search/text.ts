@@ -75,16 +75,6 @@ function pushWord(out: Token[], raw: string, start: number): void {
 }
 
 /** Splits text into folded tokens with their offsets in `text`. Identifiers yield the whole and its parts. */
-/** Where a piece of `text` starting at `at` ends: `piece` characters on, moved on to the next ASCII white
- *  space, which no token spans (WORD), so tokenizing piece by piece gives the whole text's tokens. */
-export function pieceEnd(text: string, at: number, piece: number): number {
-  let end = Math.min(text.length, at + piece);
-  while (end < text.length && !isCutSpace(text.charCodeAt(end))) end++;
-  return end;
-}
-
-const isCutSpace = (c: number) => c === 32 || c === 10 || c === 9 || c === 13;
-
 export function tokenize(text: string): Token[] {
   const out: Token[] = [];
   WORD.lastIndex = 0;
@@ -122,6 +112,14 @@ export function terms(text: string, analyzer: Analyzer, keepStopWords = false): 
 const isAlnum = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
 const isJoiner = (c: number) => c === 39 || c === 45 || c === 46 || c === 95; // ' - . _
 const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
+
+/** Where a piece of `text` starting at `at` ends: `piece` characters on, moved on to the next ASCII white
+ *  space, which no token spans (WORD), so tokenizing piece by piece gives the whole text's tokens. */
+export function pieceEnd(text: string, at: number, piece: number): number {
+  let end = Math.min(text.length, at + piece);
+  while (end < text.length && !isSpace(text.charCodeAt(end))) end++;
+  return end;
+}
 
 /**
  * Calls `fn` with each index term of `text`, in order: the same terms as tokenize() → stop words →
