@@ -383,7 +383,6 @@ export class ChangeService {
     const { state, problem } = await this.loadState();
     const feedBytes = await this.data.read(FEED_FILE).catch(() => null);
     const { events, bad } = feedBytes ? await parseFeedParts(await decodeUtf8Lines(feedBytes), nextTurn) : { events: [], bad: 0 };
-    this.events = events;
     this.fileLines = events.length + bad;
     this.seq = Math.max(state?.seq ?? 0, events.length ? events[events.length - 1].n : 0);
     if (state) this.prunedBefore = { t: state.pruned_before_t ?? 0, n: state.pruned_before_n ?? 0 };
