@@ -27,6 +27,23 @@ export interface ChangeEvent {
 /** Per-note state remembered between runs: mtime, size, content hash, when the bytes last changed. */
 export interface NoteState { m: number; s: number; h: string | null; c: number }
 
+/** A NoteState to keep: a class instance, for the reason host/fileStat.ts gives (spreads of the literal
+ *  gave every entry a hidden class of its own in Node 20, plain literals a dictionary). */
+export const noteState = (m: number, s: number, h: string | null, c: number): NoteState => new StateEntry(m, s, h, c);
+
+class StateEntry implements NoteState {
+  declare readonly m: number;
+  declare readonly s: number;
+  declare readonly h: string | null;
+  declare readonly c: number;
+  constructor(m: number, s: number, h: string | null, c: number) {
+    this.m = m;
+    this.s = s;
+    this.h = h;
+    this.c = c;
+  }
+}
+
 export function parseCursor(since: string): { kind: 'seq'; n: number } | { kind: 'time' } | null {
   const m = /^ev:(\d{1,15})$/.exec(since.trim());
   if (m) return { kind: 'seq', n: Number(m[1]) };

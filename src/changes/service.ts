@@ -20,7 +20,7 @@ import { changeSettings, type ChangeSettings } from './settings.js';
 import { decodeState, encodeState, type LoadedState } from './stateFile.js';
 import { SnapshotMap } from './snapshotMap.js';
 import {
-  cursorOf, diffSteps, feedPartsInTurns, lowerBound, pairMoves, parseCursor, parseFeedParts, retain, scopeEvent,
+  cursorOf, diffSteps, feedPartsInTurns, lowerBound, noteState, pairMoves, parseCursor, parseFeedParts, retain, scopeEvent,
   type ChangeEvent, type ChangeKind, type NoteState,
 } from './feed.js';
 import { clearTimeout, setTimeout } from 'node:timers';
@@ -239,7 +239,7 @@ export class ChangeService {
       const st = this.host.stat(e.path);
       const h = prev?.h ?? await this.hashOf(e.path);
       // The same bytes under a new key: the entry is reused (entries are replaced, never changed).
-      if (st) this.state.set(e.path, prev?.h && prev.m === st.mtime && prev.s === st.size ? prev : { m: st.mtime, s: st.size, h, c: prev?.c ?? st.mtime });
+      if (st) this.state.set(e.path, prev?.h && prev.m === st.mtime && prev.s === st.size ? prev : noteState(st.mtime, st.size, h, prev?.c ?? st.mtime));
       if (!isNotePath(e.oldPath)) this.push({ kind: 'created', path: e.path, by, reason: `renamed from the non-note "${e.oldPath}"` }, now);
       else this.push({ kind: 'moved', path: e.path, from: e.oldPath, by, ...(own?.reason ? { reason: own.reason } : {}) }, now);
       return;
@@ -251,11 +251,11 @@ export class ChangeService {
     const h = await this.hashOf(e.path);
     const prev = this.state.get(e.path);
     if (prev && prev.h && h && prev.h === h) {
-      this.state.set(e.path, { ...prev, m: st.mtime, s: st.size });
+      this.state.set(e.path, noteState(st.mtime, st.size, prev.h, prev.c));
       this.scheduleSave();
       return; // a touch or re-sync with the same bytes
     }
-    this.state.set(e.path, { m: st.mtime, s: st.size, h, c: Math.max(st.mtime, prev?.c ?? 0) });
+    this.state.set(e.path, noteState(st.mtime, st.size, h, Math.max(st.mtime, prev?.c ?? 0)));
     const kind: ChangeKind = e.type === 'create' && !prev ? 'created' : 'modified';
     this.push({ kind, path: e.path, by: own?.key ?? 'human', ...(own?.reason ? { reason: own.reason } : {}) }, now);
   }
@@ -407,7 +407,7 @@ export class ChangeService {
       const why = problem ?? (feedBytes ? 'the saved state of the vault is missing' : 'first start: there is no earlier record of this vault');
       this.push({ kind: 'reset', by: 'server', reason: `${why}. Changes made before this line are not in the feed.` }, now);
       // In slices (events wait on the chain meanwhile): 100k notes at once was a 400 ms block of the app's thread.
-      for (const f of notes) { this.state.set(f.path, { m: f.mtime, s: f.size, h: null, c: f.mtime }); if (slicer.due()) await slicer.pause(); }
+      for (const f of notes) { this.state.set(f.path, noteState(f.mtime, f.size, null, f.mtime)); if (slicer.due()) await slicer.pause(); }
       this.baseline = this.hashBaseline();
       return;
     }
@@ -438,14 +438,14 @@ export class ChangeService {
       if (d.kind === 'deleted') { deleted.push({ path: d.path, h: prev.get(d.path)!.h }); this.state.delete(d.path); continue; }
       if (!st) continue;
       const h = await this.hashOf(d.path);
-      if (d.kind === 'created') { created.push({ path: d.path, h }); this.state.set(d.path, { m: st.mtime, s: st.size, h, c: st.mtime }); continue; }
+      if (d.kind === 'created') { created.push({ path: d.path, h }); this.state.set(d.path, noteState(st.mtime, st.size, h, st.mtime)); continue; }
       const p = prev.get(d.path)!;
-      if (p.h && h && p.h === h) { this.state.set(d.path, { ...p, m: st.mtime, s: st.size }); continue; }
-      this.state.set(d.path, { m: st.mtime, s: st.size, h, c: st.mtime });
+      if (p.h && h && p.h === h) { this.state.set(d.path, noteState(st.mtime, st.size, p.h, p.c)); continue; }
+      this.state.set(d.path, noteState(st.mtime, st.size, h, st.mtime));
       modified.push(d.path);
     }
     const paired = pairMoves(deleted, created);
-    for (const mv of paired.moves) { const st = this.state.get(mv.to); const old = prev.get(mv.from); if (st && old) this.state.set(mv.to, { ...st, c: old.c }); }
+    for (const mv of paired.moves) { const st = this.state.get(mv.to); const old = prev.get(mv.from); if (st && old) this.state.set(mv.to, noteState(st.m, st.s, st.h, old.c)); }
     const total = paired.moves.length + paired.created.length + modified.length + paired.deleted.length;
     if (total) {
       const from = new Date(state.saved).toISOString();
@@ -471,7 +471,7 @@ export class ChangeService {
       if (!same(this.host.stat(path), st)) continue;
       const h = await this.hashOf(path);
       const cur = this.state.get(path);
-      if (cur && cur.m === st.m && cur.s === st.s && !cur.h && same(this.host.stat(path), st)) this.state.set(path, { ...cur, h });
+      if (cur && cur.m === st.m && cur.s === st.s && !cur.h && same(this.host.stat(path), st)) this.state.set(path, noteState(cur.m, cur.s, h, cur.c));
       if (slicer.due()) await slicer.pause();
     }
     this.scheduleSave();

@@ -2,7 +2,7 @@
 // notes it is about 8 MB, and one JSON.stringify or JSON.parse of it held the event loop (Obsidian's UI
 // thread) for 100 ms and more. Format v2 is line-based: a JSON header line, then one JSON array
 // [path, mtime, size, hash, changed] per note. v1 (one JSON object) is still read, once, then rewritten.
-import type { NoteState } from './feed.js';
+import { noteState, type NoteState } from './feed.js';
 import { Slicer } from '../services/slicer.js';
 import { ShardedMap } from '../core/shardedMap.js';
 
@@ -51,7 +51,7 @@ export async function decodeState(input: string | readonly string[]): Promise<{ 
     if (!head.files || typeof head.files !== 'object') return { state: null, problem: 'the saved state has an unknown format' };
     for (const [p, r] of Object.entries(head.files as Record<string, unknown>)) {
       const row: unknown[] = [p, ...(Array.isArray(r) ? (r as unknown[]) : [])];
-      if (isRow(row)) files.set(p, { m: row[1], s: row[2], h: row[3], c: row[4] });
+      if (isRow(row)) files.set(p, noteState(row[1], row[2], row[3], row[4]));
       if (slicer.due()) await slicer.pause();
     }
   } else {
@@ -65,7 +65,7 @@ export async function decodeState(input: string | readonly string[]): Promise<{ 
           let row: unknown;
           try { row = JSON.parse(part.slice(at, end)); } catch { return { state: null, problem: 'the saved state is corrupt' }; }
           if (!isRow(row)) return { state: null, problem: 'the saved state is corrupt' };
-          files.set(row[0], { m: row[1], s: row[2], h: row[3], c: row[4] });
+          files.set(row[0], noteState(row[1], row[2], row[3], row[4]));
         }
         at = end + 1;
         if (slicer.due()) await slicer.pause();

@@ -3,7 +3,7 @@
 // cursors ahead of the feed, and get_changes filters and paging over HTTP.
 import { decodeState, encodeState } from '../../src/changes/stateFile.js';
 import { decodeUtf8Lines } from '../../src/services/utf8Slices.js';
-import { feedPartsInTurns, feedText, parseFeedParts } from '../../src/changes/feed.js';
+import { feedPartsInTurns, feedText, noteState, parseFeedParts } from '../../src/changes/feed.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, renameSync, rmSync, utimesSync, writeFileSync, readFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { NodeHost } from '../../src/host/node/nodeHost.js';
 import { withDefaults } from '../../src/settings.js';
 import type { Settings } from '../../src/core/settings.js';
 import { ChangeService, FEED_FILE, STATE_FILE } from '../../src/changes/service.js';
-import type { ChangeEvent } from '../../src/changes/feed.js';
+import type { ChangeEvent, NoteState } from '../../src/changes/feed.js';
 import { copyVault, tempDir } from '../helpers/vault.js';
 import { startTestRuntime } from '../helpers/runtime.js';
 import { connect, call, refusalCode, textOf } from '../helpers/server.js';
@@ -375,8 +375,8 @@ test('state saves land in order: an older snapshot never overwrites a newer one 
 });
 
 test('the saved state: v2 lines round-trip in slices; a v1 file is still read (then rewritten as v2); damage is refused', async () => {
-  const files = new Map<string, { m: number; s: number; h: string | null; c: number }>();
-  for (let i = 0; i < 20000; i++) files.set(`F${i % 7}/Note "${i}" ünï.md`, { m: 1700000000000 + i, s: i * 3, h: i % 2 ? `sha256:${i}` : null, c: 1600000000000 + i });
+  const files = new Map<string, NoteState>();
+  for (let i = 0; i < 20000; i++) files.set(`F${i % 7}/Note "${i}" ünï.md`, noteState(1700000000000 + i, i * 3, i % 2 ? `sha256:${i}` : null, 1600000000000 + i));
   const header = { seq: 42, saved: 1700000000999, pruned_before_t: 5, pruned_before_n: 6 };
   const parts = await encodeState(header, files);
   assert.ok(parts.length > 2 && parts.every((x) => x.endsWith('\n') && x.length < 1 << 20), 'parts of whole lines, none of them the whole file');

@@ -3,6 +3,7 @@
 import { promises as fs, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { basename as pathBasename, join } from 'node:path';
 import type { DataStore, FileStat, VaultEvent, VaultHost } from '../port.js';
+import { fileStat } from '../fileStat.js';
 import type { NoteMetadata } from '../../core/markdown/metadata.js';
 import { parseMarkdown } from '../../core/markdown/parse.js';
 import { LinkIndex, resolveLinkpath, linkpathOf, linkNameKeys, nameKeyOf } from '../../core/markdown/links.js';
@@ -89,7 +90,7 @@ export class NodeHost implements VaultHost {
     for (const f of folders) this.folderSet.add(f);
     for (const f of files) {
       const ctime = this.births.scanned(f.rel, f.ino, f.ctime);
-      this.entries.set(f.rel, { stat: { path: f.rel, size: f.size, mtime: f.mtime, ctime }, disk: f.disk, real: f.real, ino: f.ino });
+      this.entries.set(f.rel, { stat: fileStat(f.rel, f.size, f.mtime, ctime), disk: f.disk, real: f.real, ino: f.ino });
       this.linkIndex.add(f.rel); // before the first full pass: nothing to mark
       if (isNotePath(f.rel)) this.pending.add(f.rel);
     }
@@ -349,7 +350,7 @@ export class NodeHost implements VaultHost {
     const st = loc.st;
     const diskCtime = st.birthtimeMs || st.ctimeMs;
     // A file we already knew keeps its creation time, whatever a re-save did to its inode.
-    const stat: FileStat = { path: rel, size: st.size, mtime: st.mtimeMs, ctime: before ? before.stat.ctime : diskCtime };
+    const stat = fileStat(rel, st.size, st.mtimeMs, before ? before.stat.ctime : diskCtime);
     if (before) this.births.keep(rel, st.ino, stat.ctime, diskCtime);
     if (before && before.stat.size === stat.size && before.stat.mtime === stat.mtime && before.real === loc.real) { this.pending.delete(rel); return; }
     this.entries.set(rel, { stat, disk, real: loc.real, ino: st.ino });
@@ -398,7 +399,7 @@ export class NodeHost implements VaultHost {
     try { st = await fs.stat(join(this.basePath, to)); } catch { st = null; }
     if (!st) { if (e) this.emit({ type: 'delete', path: from }); return; }
     const ctime = e?.stat.ctime ?? (st.birthtimeMs || st.ctimeMs);
-    this.entries.set(to, { stat: { path: to, size: st.size, mtime: st.mtimeMs, ctime }, disk: to, real: undefined, ino: st.ino });
+    this.entries.set(to, { stat: fileStat(to, st.size, st.mtimeMs, ctime), disk: to, real: undefined, ino: st.ino });
     this.births.forget(from);
     this.births.keep(to, st.ino, ctime, st.birthtimeMs || st.ctimeMs);
     this.addFolders(to);

@@ -4,6 +4,7 @@
 // app's UI thread), then updated one event at a time, in the app's order (eventSlices.ts decides when).
 import type { TAbstractFile, TFile } from 'obsidian';
 import type { FileStat } from '../port.js';
+import { fileStat } from '../fileStat.js';
 import { isNotePath } from '../../core/paths.js';
 import { Slicer } from '../../services/slicer.js';
 import { nextTurn } from '../../core/turns.js';
@@ -15,7 +16,7 @@ import { ShardedMap } from '../../core/shardedMap.js';
  *  host's record of the event itself (a RawEvent, rawEvents.ts), so a folder move makes no second object per file. */
 export interface StatOp { kind: 'create' | 'modify' | 'delete' | 'rename'; file: TAbstractFile; path: string; oldPath: string | undefined; task: number }
 
-export const statOf = (f: TFile): FileStat => ({ path: nfc(f.path), size: f.stat.size, mtime: f.stat.mtime, ctime: f.stat.ctime });
+export const statOf = (f: TFile): FileStat => fileStat(nfc(f.path), f.stat.size, f.stat.mtime, f.stat.ctime);
 
 export class FileList {
   /** null until built (build() or at once by map()). Sharded: a vault-wide move deletes and adds every
@@ -173,7 +174,7 @@ export class FileList {
     if (type !== 'delete' && !hidden(op.path)) {
       const path = nfc(op.path);
       if (!stats.has(path) && isNotePath(path)) this.notes++;
-      stats.set(path, { path, size: f.stat.size, mtime: f.stat.mtime, ctime: f.stat.ctime });
+      stats.set(path, fileStat(path, f.stat.size, f.stat.mtime, f.stat.ctime));
     }
     return true;
   }
@@ -205,7 +206,7 @@ export class FileList {
     for (const [path, st] of sc.found) {
       stats.delete(path);
       const dest = sc.to === null ? null : `${sc.to}/${path.slice(sc.prefix.length)}`;
-      if (dest !== null && !hidden(dest)) stats.set(dest, { ...st, path: dest });
+      if (dest !== null && !hidden(dest)) stats.set(dest, fileStat(dest, st.size, st.mtime, st.ctime));
       else if (isNotePath(path)) this.notes--;
     }
     return true;
