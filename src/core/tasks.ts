@@ -180,6 +180,19 @@ function headingPathAt(headings: HeadingCache[], line: number): string[] {
   return stack.map((h) => h.heading);
 }
 
+/**
+ * A NoteTask with every field named: `{ ...parsed, line, … }` gave each task a hidden class of its own in
+ * Node 20's V8 (a map and a descriptor array per task, kept as long as the task list; Chromium's newer
+ * V8 shares them, the headless server may run on Node 20).
+ */
+function noteTask(p: ParsedTask, line: number, heading_path: string[], parent_line: number | null): NoteTask {
+  return {
+    status: p.status, status_char: p.status_char, text: p.text, due: p.due, scheduled: p.scheduled, start: p.start, done: p.done,
+    cancelled: p.cancelled, created: p.created, priority: p.priority, recurrence: p.recurrence, id: p.id, depends_on: p.depends_on,
+    tags: p.tags, fields: p.fields, block_id: p.block_id, line, heading_path, parent_line,
+  };
+}
+
 /** Splits text into lines without their line breaks (LF or CRLF). */
 export function textLines(text: string): string[] {
   return text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
@@ -200,12 +213,7 @@ export function tasksOfNote(text: string, meta: NoteMetadata): NoteTask[] {
     const n = item.position.start.line;
     const parsed = parseTaskLine(lines[n] ?? '');
     if (!parsed) continue;
-    out.push({
-      ...parsed,
-      line: n + 1,
-      heading_path: headingPathAt(headings, n),
-      parent_line: item.parent >= 0 && taskLines.has(item.parent) ? item.parent + 1 : null,
-    });
+    out.push(noteTask(parsed, n + 1, headingPathAt(headings, n), item.parent >= 0 && taskLines.has(item.parent) ? item.parent + 1 : null));
   }
   return out.sort((a, b) => a.line - b.line);
 }

@@ -194,7 +194,8 @@ export class VectorStore {
     this.remove(e.path);
     this.ensure(e.chunks.length);
     this.putRows(this.used, vectors, e.chunks.length);
-    this.notes.set(e.path, { ...e, row: this.used, count: e.chunks.length });
+    // Every field named (no spread): see noteState in changes/feed.ts.
+    this.notes.set(e.path, { path: e.path, hash: e.hash, mtime: e.mtime, size: e.size, row: this.used, count: e.chunks.length, chunks: e.chunks });
     this.failed.delete(e.path);
     this.used += e.chunks.length;
     this.generation++;
