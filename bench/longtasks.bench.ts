@@ -10,10 +10,13 @@
 // Target: no block over 50 ms (the browser's long-task line). The fake app's own link resolution (the
 // real app's work, not the plugin's) is excluded from the blocks it falls in.
 // Flags: --only hub|generated, --notes N (generated vault size, default 100000).
+// LONGTASKS_SNAPSHOT=DIR writes heap snapshots of the app alone and of the app with the plugin's
+// indexes built (first build); `node bench/heap-diff.mjs BARE PLUGIN` says what the plugin added.
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { writeHeapSnapshot } from 'node:v8';
 import { performance } from 'node:perf_hooks';
 import * as fake from '../test/plugin/fake-obsidian/index.js';
 import { installPlugin, loadPluginClass, PLUGIN_DIR, type LoadedPlugin } from '../test/plugin/harness.js';
@@ -245,6 +248,7 @@ async function runVault(label: string, src: string, bigFolder: string): Promise<
   const word = 'vault';
 
   const bare = fullCollection();
+  if (process.env.LONGTASKS_SNAPSHOT) writeHeapSnapshot(join(process.env.LONGTASKS_SNAPSHOT, `${label}-bare.heapsnapshot`));
   await sampleEarly('first build', label);
   probe.begin('first build');
   let plugin = await loadPlugin(vault, app);
@@ -254,6 +258,7 @@ async function runVault(label: string, src: string, bigFolder: string): Promise<
   out.push(probe.end());
   console.log(formatStats(out.at(-1)!));
   const withPlugin = fullCollection();
+  if (process.env.LONGTASKS_SNAPSHOT) writeHeapSnapshot(join(process.env.LONGTASKS_SNAPSHOT, `${label}-plugin.heapsnapshot`));
   if (bare && withPlugin) {
     heaps.push({ vault: label, bare, withPlugin });
     console.log(`  full collection (gc(), median of 5): the fake app alone ${bare.ms.toFixed(0)} ms over ${bare.mb.toFixed(0)} MB; with the plugin's indexes ${withPlugin.ms.toFixed(0)} ms over ${withPlugin.mb.toFixed(0)} MB`);
