@@ -182,8 +182,8 @@ function headingPathAt(headings: HeadingCache[], line: number): string[] {
 
 /**
  * A NoteTask with every field named: `{ ...parsed, line, … }` gave each task a hidden class of its own in
- * Node 20's V8 (a map and a descriptor array per task, kept as long as the task list; Chromium's newer
- * V8 shares them, the headless server may run on Node 20).
+ * Node 20's V8 (a map and a descriptor array per task, kept as long as the task list). Chromium 150's V8
+ * shares them; the headless server may run on Node 20 (test/plugin/hidden-classes.test.ts).
  */
 function noteTask(p: ParsedTask, line: number, heading_path: string[], parent_line: number | null): NoteTask {
   return {

@@ -16,6 +16,8 @@ function shapes(objs: object[]): { count: number; fast: number; maps: number } {
   return { count: objs.length, fast: objs.filter(isFast).length, maps: maps.length };
 }
 
+// Layout ready at load (the plugin enabled in a running app): the host builds its file list in one pass,
+// the path whose object literal made dictionary-mode objects.
 const { plugin } = await startPlugin(process.argv[2], {}, { layoutReady: true });
 const deps = (plugin as unknown as { runtime: { deps: ServerDeps } }).runtime.deps;
 const changes = deps.services.changes!;

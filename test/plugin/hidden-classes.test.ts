@@ -1,9 +1,9 @@
 // The records the plugin keeps per note (file list, change-feed state, task rows, semantic entries)
-// must be fast-mode objects sharing a hidden class. Spreads such as `{ ...parsed, line }` gave each its
-// own map in Node 20's V8, and the file list's object literal produced dictionary-mode objects (about
-// 450 bytes each) once the app had run a while: at 100k notes, tens of MB more for every full
-// collection to trace, and a first index build a third slower (bench/longtasks.bench.ts). V8's own
-// answer (%HasFastProperties, %HaveSameMap) needs --allow-natives-syntax: a child process.
+// must be fast-mode objects sharing a hidden class. In Node 20's V8, spreads such as `{ ...parsed, line }`
+// gave each record a map of its own, and the file list's object literal made dictionary-mode objects
+// (about 450 bytes each): at 100k notes the heap after a first build was about 60 MB larger, all of it
+// traced by every full collection (bench/longtasks.bench.ts). Each assertion below fails on that code.
+// V8's own answer (%HasFastProperties, %HaveSameMap) needs --allow-natives-syntax: a child process.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
