@@ -409,7 +409,11 @@ test('the kept file list is built in slices at start; a vault event during the b
 });
 
 test('events all through the kept file list\'s first build do not restart it: one pass in slices, then their updates in order', async () => {
-  const { app, host } = hostOn(vaultOf(3000), fastClock());
+  // Every clock reading spends a slice's budget, so the build takes a turn per 32 files (about 94): the
+  // changes below, each awaiting the fake app's own writes, all land while it runs. With fastClock the
+  // build took 7–19 turns depending on how long those writes took, and a loaded CI machine saw it done by the 7th.
+  const sliceClock = () => { let t = 0; return () => (t += 8); };
+  const { app, host } = hostOn(vaultOf(3000), sliceClock());
   await app.metadataCache.settled();
   const list = (host as unknown as { fileList: FileList }).fileList;
   const collect = (list as unknown as { collect: () => Generator<void, unknown, void> }).collect.bind(list);
