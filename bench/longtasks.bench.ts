@@ -19,7 +19,7 @@ import { execFileSync } from 'node:child_process';
 import { writeHeapSnapshot } from 'node:v8';
 import { performance } from 'node:perf_hooks';
 import * as fake from '../test/plugin/fake-obsidian/index.js';
-import { installPlugin, loadPluginClass, PLUGIN_DIR, type LoadedPlugin } from '../test/plugin/harness.js';
+import { indexesSettled, installPlugin, loadPluginClass, PLUGIN_DIR, type LoadedPlugin } from '../test/plugin/harness.js';
 import { connect, call } from '../test/helpers/server.js';
 import { indexStatuses } from '../src/services/indexReport.js';
 import type { ServerDeps } from '../src/mcp/tool.js';
@@ -134,9 +134,8 @@ async function settled(app: fake.App, plugin: Plugin, what: string): Promise<voi
   for (;;) {
     await app.metadataCache.settled();
     const deps = plugin.runtime!.deps;
+    if (indexesSettled(deps)) return;
     const st = indexStatuses(deps);
-    const off = (s: { state: string }) => s.state === 'disabled' || s.state === 'unavailable';
-    if (deps.host.pendingCount() === 0 && st.every((s) => off(s) || (s.state === 'ready' && s.pending === 0))) return;
     if (Date.now() > end) throw new Error(`${what}: not settled: ${JSON.stringify(st)}`);
     if (Date.now() - told > 15_000) { told = Date.now(); console.log(`  (${what}: waiting; host pending ${deps.host.pendingCount()}; ${st.map((s) => `${s.name} ${s.state} ${s.indexed}/${s.pending}`).join(', ')})`); }
     await new Promise((r) => setTimeout(r, 50));

@@ -8,6 +8,8 @@ import { createServer } from 'node:net';
 import * as fake from './fake-obsidian/index.js';
 import { REPO } from '../helpers/paths.js';
 import type { Settings } from '../../src/core/settings.js';
+import type { ServerDeps } from '../../src/mcp/tool.js';
+import { indexStatuses } from '../../src/services/indexReport.js';
 
 export const PLUGIN_ID = 'vault-mcp-server';
 export const PLUGIN_DIR = `.obsidian/plugins/${PLUGIN_ID}`;
@@ -62,6 +64,12 @@ export function loadPluginClass(pluginDir: string): new (app: fake.App, manifest
 }
 
 const started: LoadedPlugin[] = [];
+
+/** The host has every note's metadata and every index that is on reports ready with nothing pending. */
+export function indexesSettled(deps: ServerDeps): boolean {
+  const off = (s: { state: string }) => s.state === 'disabled' || s.state === 'unavailable';
+  return deps.host.pendingCount() === 0 && indexStatuses(deps).every((s) => off(s) || (s.state === 'ready' && s.pending === 0));
+}
 
 /** Unloads every plugin a test started and left loaded (a failed assertion), so the run can end. */
 export async function unloadAll(): Promise<void> {

@@ -1,9 +1,8 @@
 // Run by hidden-classes.test.ts in a Node started with --allow-natives-syntax: the plugin (built
 // main.js, fake app) on the vault given, then V8's own view of the records it keeps per note: are they
 // fast-mode objects, and how many hidden classes (maps) do they spread over? Prints one JSON line.
-import { startPlugin, unloadAll } from './harness.js';
+import { indexesSettled, startPlugin, unloadAll } from './harness.js';
 import { VectorStore } from '../../src/semantic/store.js';
-import { indexStatuses } from '../../src/services/indexReport.js';
 import type { ServerDeps } from '../../src/mcp/tool.js';
 
 const isFast = new Function('o', 'return %HasFastProperties(o)') as (o: object) => boolean;
@@ -22,12 +21,7 @@ const { plugin } = await startPlugin(process.argv[2], {}, { layoutReady: true })
 const deps = (plugin as unknown as { runtime: { deps: ServerDeps } }).runtime.deps;
 const changes = deps.services.changes!;
 await changes.baselineDone();
-for (let i = 0; i < 600; i++) {
-  const st = indexStatuses(deps);
-  const off = (s: { state: string }) => s.state === 'disabled' || s.state === 'unavailable';
-  if (deps.host.pendingCount() === 0 && st.every((s) => off(s) || (s.state === 'ready' && s.pending === 0))) break;
-  await new Promise((r) => setTimeout(r, 50));
-}
+for (let i = 0; i < 600 && !indexesSettled(deps); i++) await new Promise((r) => setTimeout(r, 50));
 const fileStats = [...(deps.host as unknown as { fileList: { map(): { values(): Iterable<object> } } }).fileList.map().values()];
 const noteStates = [...(changes as unknown as { state: { entries(): Iterable<[string, object]> } }).state.entries()].map(([, s]) => s);
 const tasks = [...(deps.services.tasks as unknown as { byNote: Map<string, object[]> }).byNote.values()].flat();
