@@ -177,7 +177,8 @@ async function printStalls(label: string, probe: LoopProbe): Promise<void> {
  * With LONGTASKS_HEAP_SAMPLE=DIR, V8's sampling heap profiler over the rename phase, counting what a
  * minor collection would have freed out: what is left is what reached the old generation (promoted or
  * allocated there) and was collected by a major collection or is still alive. Written to DIR as a
- * .heapprofile (DevTools' Memory tab, or bench/heap-sites.mjs).
+ * .heapprofile (DevTools' Memory tab, or bench/heap-sites.mjs). LONGTASKS_HEAP_LIVE=1 counts only what is
+ * still alive when sampling stops: the difference from a run without it is what was promoted and died.
  */
 async function heapSampling(what: string): Promise<((name: string) => Promise<void>) | null> {
   const dir = process.env.LONGTASKS_HEAP_SAMPLE;
@@ -186,7 +187,7 @@ async function heapSampling(what: string): Promise<((name: string) => Promise<vo
   const session = new Session();
   session.connect();
   await session.post('HeapProfiler.enable');
-  await session.post('HeapProfiler.startSampling', { samplingInterval: 64 * 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false } as never);
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 64 * 1024, includeObjectsCollectedByMajorGC: !process.env.LONGTASKS_HEAP_LIVE, includeObjectsCollectedByMinorGC: false } as never);
   return async (name) => {
     const { profile } = await session.post('HeapProfiler.stopSampling');
     mkdirSync(dir, { recursive: true });

@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { createHash } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { compileGlob } from '../../src/core/glob.js';
 import { mimeOf, isTextLike } from '../../src/core/mime.js';
@@ -54,6 +55,13 @@ test('times: ISO dates, date-times, epoch ms; nonsense refused', () => {
 test('hash and refusal text contract', () => {
   assert.match(contentHash('abc'), CONTENT_HASH_PATTERN);
   assert.equal(contentHash('abc'), contentHash(new TextEncoder().encode('abc')));
+  // Known digests (FIPS 180-2's 'abc'), a string hashed as UTF-8, and a view into a larger buffer
+  // hashed as its own bytes only (the one-shot hash takes the view's offset and length).
+  assert.equal(contentHash('abc'), 'sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  assert.equal(contentHash('é'), 'sha256:' + createHash('sha256').update(Buffer.from('é', 'utf8')).digest('hex'));
+  const big = new TextEncoder().encode('xxabcyy');
+  assert.equal(contentHash(big.subarray(2, 5)), contentHash('abc'));
+  assert.equal(contentHash(new Uint8Array(0)), 'sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
   const t = refusalText(new Refusal('stale_precondition', 'Changed since you read it.', { current_hash: 'sha256:x' }));
   const lines = t.split('\n');
   assert.equal(lines[lines.length - 1], 'MCP-REFUSAL {"code":"stale_precondition","current_hash":"sha256:x"}');
