@@ -14,6 +14,14 @@ const CHUNK = 1 << 22;
 const NONE = -1;
 /** Below this many slots the arrays grow together (a few hundred kB: no block worth spreading). */
 const GROW_AHEAD_FROM = 1 << 16;
+/** Entries of a new per-slot array faulted in per step of a growth (1 MB; see growAhead). */
+export const GROW_PIECE = 1 << 18;
+
+type SlotArray = Int32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>;
+/** A per-slot array of `n` entries: the chunk array (k 0) is signed, NONE where a slot has no list. */
+const newSlotArray = (k: number, n: number): SlotArray => (k === 0 ? new Int32Array(n) : new Uint32Array(n));
+/** Writes entries [from, to) of a new array, so its memory is faulted in now (0, or NONE for chunks). */
+const touch = (a: SlotArray, k: number, from: number, to: number) => { a.fill(k === 0 ? NONE : 0, from, to); };
 
 /** Reads one list: `next()` steps to the following posting (doc, tf); no allocation. */
 export class PostingCursor {
@@ -66,8 +74,9 @@ export class PostingStore {
 
   /** Room every per-slot array has (one may already be longer: they grow one at a time, see growAhead). */
   private room = 0;
-  /** A growth in progress: the room the arrays are growing to, the slot count at which the next one grows, the step. */
-  private ahead: { to: number; at: number; step: number } | null = null;
+  /** A growth in progress (growAhead): the room the arrays grow to, the slot count at which its next
+   *  step runs, the slots between steps, and the array being grown with its new copy's faulted part. */
+  private ahead: { to: number; at: number; step: number; k: number; fresh: SlotArray | null; touched: number } | null = null;
 
   /** Room for slots below `n` (exactly `n` when `exact`: a loaded index; else with room to grow). */
   reserve(n: number, exact = false): void {
@@ -76,45 +85,86 @@ export class PostingStore {
     while (!steps.next().done) { /* to the end */ }
   }
 
-  /** reserve(n, exact), yielding after each per-slot array grown (a loaded index's room: six arrays of
-   *  10-15 MB each at 100k notes, about 80 MB allocated in one go). */
+  /** reserve(n, exact), yielding after each piece of a new array is faulted in and after each array is
+   *  copied (a loaded index's room: six arrays of several MB each at 100k notes). */
   *reserveSteps(n: number, exact = false): Generator<void, void, void> {
     if (n <= this.room) return;
     let cap = exact ? n : Math.max(1024, Math.ceil(this.room * 1.5));
     while (cap < n) cap = Math.ceil(cap * 1.5);
-    for (let k = 0; k < 6; k++) if (this.growArray(k, cap)) yield;
+    for (let k = 0; k < 6; k++) {
+      if (this.slotArray(k).length >= cap) continue;
+      const fresh = newSlotArray(k, cap);
+      for (let at = 0; at < cap; at += GROW_PIECE) { touch(fresh, k, at, Math.min(cap, at + GROW_PIECE)); yield; }
+      fresh.set(this.slotArray(k)); // read now: writes made while it was being faulted in are kept
+      this.setSlotArray(k, fresh);
+      yield;
+    }
     this.room = cap;
     this.ahead = null;
   }
 
   /**
-   * Past 55% of a large room, grows the six arrays one at a time, a step of new slots apart, so the
-   * room is bigger before it is needed. Grown together they were one 56 ms block at 100k notes (about
-   * 70 MB allocated, copied and collected at once); one each is a few ms, in different tasks.
+   * Past 55% of a large room, grows the six arrays to 1.5 times it, one piece per step, a step of new
+   * slots apart, so the room is there before it is needed. The cost of a growth is the first touch of
+   * the new array's memory, not the copy: a fresh 24 MB array took 90–170 ms to fill once and 1 ms the
+   * second time on the two-core machine the benches run on, and one array grown at once was a 51–61 ms
+   * block in a warm load at 100k notes. So each new array is faulted in GROW_PIECE entries per step and
+   * copied (a memcpy into resident pages) and swapped in a step of its own.
    */
   private growAhead(n: number): void {
     if (this.room < GROW_AHEAD_FROM) return;
     if (!this.ahead) {
       if (n < this.room * 0.55) return;
-      this.ahead = { to: Math.ceil(this.room * 1.5), at: n, step: Math.max(1, Math.floor((this.room - n) / 8)) };
+      const to = Math.ceil(this.room * 1.5);
+      const steps = 6 * (Math.ceil(to / GROW_PIECE) + 1);
+      this.ahead = { to, at: n, step: Math.max(1, Math.floor((this.room - n) / (steps + 8))), k: 0, fresh: null, touched: 0 };
     }
     const a = this.ahead;
     if (n < a.at) return;
     a.at = n + a.step;
-    for (let k = 0; k < 6; k++) if (this.growArray(k, a.to)) return;
-    this.room = a.to;
-    this.ahead = null;
+    if (this.growStep(a)) { this.room = a.to; this.ahead = null; }
   }
 
-  /** Grows per-slot array k (chunk, off, len, cap, count, last) to `n` entries; false when it had them. */
-  private growArray(k: number, n: number): boolean {
-    const a = [this.chunk, this.off, this.len, this.cap, this.count, this.last][k];
-    if (a.length >= n) return false;
-    if (k === 0) { const b = new Int32Array(n).fill(NONE, a.length); b.set(a); this.chunk = b; return true; }
-    const b = new Uint32Array(n);
-    b.set(a);
-    if (k === 1) this.off = b; else if (k === 2) this.len = b; else if (k === 3) this.cap = b; else if (k === 4) this.count = b; else this.last = b;
+  /** One step of a growth: a piece of the current new array faulted in, or that array copied and
+   *  swapped in; true once every array has the new room. */
+  private growStep(a: NonNullable<PostingStore['ahead']>): boolean {
+    for (; a.k < 6; a.k++, a.fresh = null, a.touched = 0) {
+      if (this.slotArray(a.k).length >= a.to) continue;
+      a.fresh ??= newSlotArray(a.k, a.to);
+      if (a.touched < a.to) {
+        const end = Math.min(a.to, a.touched + GROW_PIECE);
+        touch(a.fresh, a.k, a.touched, end);
+        a.touched = end;
+        return false;
+      }
+      a.fresh.set(this.slotArray(a.k));
+      this.setSlotArray(a.k, a.fresh);
+      a.k++;
+      a.fresh = null;
+      a.touched = 0;
+      return false;
+    }
     return true;
+  }
+
+  /** The growth in progress (tests): which array (0-5), how many of its new entries are faulted in, of how many. */
+  get growing(): { array: number; faulted: number; of: number } | null {
+    const a = this.ahead;
+    return a && { array: a.k, faulted: a.touched, of: a.to };
+  }
+
+  /** Per-slot array k: chunk, off, len, cap, count, last. */
+  private slotArray(k: number): SlotArray {
+    return k === 0 ? this.chunk : k === 1 ? this.off : k === 2 ? this.len : k === 3 ? this.cap : k === 4 ? this.count : this.last;
+  }
+
+  private setSlotArray(k: number, b: SlotArray): void {
+    if (k === 0) this.chunk = b as Int32Array<ArrayBuffer>;
+    else if (k === 1) this.off = b as Uint32Array<ArrayBuffer>;
+    else if (k === 2) this.len = b as Uint32Array<ArrayBuffer>;
+    else if (k === 3) this.cap = b as Uint32Array<ArrayBuffer>;
+    else if (k === 4) this.count = b as Uint32Array<ArrayBuffer>;
+    else this.last = b as Uint32Array<ArrayBuffer>;
   }
 
   has(slot: number): boolean {

@@ -4,7 +4,7 @@
 // says, and no region may be handed to two lists.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PostingCursor, PostingStore } from '../../src/search/postings.js';
+import { GROW_PIECE, PostingCursor, PostingStore } from '../../src/search/postings.js';
 import { putVarint, varintSize } from '../../src/core/varint.js';
 
 function rng(seed: number) {
@@ -151,16 +151,59 @@ test('posting store: a large room grows one per-slot array at a time, in calls a
   assert.ok(store.chunk.length >= store.slots && store.last.length >= store.slots);
 });
 
-test('posting store: a loaded index\'s exact room is made one per-slot array per step', () => {
+test('posting store: a loaded index\'s exact room is made a piece per step, each array copied in a step of its own, keeping writes made meanwhile', () => {
   const store = new PostingStore();
   store.reserve(2000);
-  const steps = [...store.reserveSteps(50_000, true)];
-  assert.equal(steps.length, 6, 'one step per array');
+  store.append(7, 3, 1);
+  const small = [...store.reserveSteps(50_000, true)];
+  assert.equal(small.length, 12, 'one piece and one copy per array');
   assert.equal(store.slots, 50_000);
   for (const a of [store.chunk, store.off, store.len, store.cap, store.count, store.last]) assert.equal(a.length, 50_000);
   assert.equal(store.size(49_999), 0);
   assert.equal(store.has(49_999), false);
+  assert.deepEqual(read(store, 7), [[3, 1]], 'kept through the growth');
   assert.deepEqual([...store.reserveSteps(40_000, true)], [], 'nothing to do when the room is there');
+  // A room of several pieces: each step faults at most GROW_PIECE new entries in; a list added between
+  // two steps is in the arrays swapped in after it.
+  const big = 4 * GROW_PIECE + 10;
+  const steps = store.reserveSteps(big, true);
+  let n = 0;
+  while (!steps.next().done) { if (n++ === 3) store.append(9, 4, 2); }
+  assert.equal(n, 6 * 6, 'five pieces and a copy per array');
+  assert.equal(store.slots, big);
+  assert.deepEqual(read(store, 9), [[4, 2]]);
+  assert.deepEqual(read(store, 7), [[3, 1]]);
+  assert.equal(store.chunk[big - 1], -1, 'a slot past the old room has no list');
+});
+
+test('posting store: growing a large room ahead faults each new array in a piece per call, then swaps it in', () => {
+  const store = new PostingStore();
+  const room = 3 * GROW_PIECE;
+  store.reserve(room, true);
+  const seen: { array: number; faulted: number }[] = [];
+  let swaps = 0;
+  let before = [store.chunk, store.off, store.len, store.cap, store.count, store.last];
+  for (let n = 5; store.slots === room; n += 5) {
+    const g0 = store.growing;
+    store.reserve(n);
+    const now = [store.chunk, store.off, store.len, store.cap, store.count, store.last];
+    const swapped = now.filter((a, i) => a !== before[i]).length;
+    before = now;
+    swaps += swapped;
+    const g = store.growing;
+    if (g) {
+      const prev = g0 && g0.array === g.array ? g0.faulted : 0;
+      assert.ok(g.faulted - prev <= GROW_PIECE, `at most one piece faulted in per call (${g.faulted - prev})`);
+      if (g.faulted !== prev) { assert.equal(swapped, 0, 'no swap in a call that faults'); seen.push(g); }
+    }
+    assert.ok(swapped <= 1, 'one array swapped in per call at most');
+    assert.ok(n < room, 'the room grew before it ran out');
+  }
+  assert.equal(swaps, 6);
+  const to = Math.ceil(room * 1.5);
+  assert.equal(store.slots, to);
+  assert.equal(seen.length, 6 * Math.ceil(to / GROW_PIECE), 'every piece of every array, one call each');
+  assert.equal(store.chunk[to - 1], -1, 'new slots have no list');
 });
 
 test('posting store: a spare chunk made ahead becomes the next arena; without one a chunk is made where it is needed', () => {
