@@ -11,6 +11,7 @@ import SearchableMap from 'minisearch/SearchableMap';
 import type { Analyzer } from './types.js';
 import { Lexicon } from './lexicon.js';
 import { PostingCursor, PostingStore } from './postings.js';
+import { ArrayGrowth, type GrownArray } from './arrayGrowth.js';
 import { ShardedMap } from '../core/shardedMap.js';
 import { nextTurn } from '../core/turns.js';
 
@@ -20,6 +21,10 @@ const NOTE_ARRAYS = 6;
 export const FIELDS = ['title', 'aliases', 'headings', 'tags', 'body'] as const;
 export type Field = (typeof FIELDS)[number];
 export const NF = FIELDS.length;
+/** Entries per note of each per-note array (live, lengths, mtimes, sizes, marks, hashes). */
+const NOTE_WIDTH = [1, NF, 1, 1, 1, 32];
+/** A new per-note array `k` of `n` entries. */
+const newNoteArray = (k: number, n: number): GrownArray => (k === 0 || k === 5 ? new Uint8Array(n) : k === 1 ? new Uint32Array(n) : new Float64Array(n));
 export const TITLE = 0;
 export const ALIASES = 1;
 const NO_LENGTHS = new Array<number>(5).fill(0);
@@ -153,6 +158,7 @@ export class InvertedIndex {
     let cap = exact ? id + 1 : room;
     while (cap <= id) cap *= 2;
     for (let k = 0; k < NOTE_ARRAYS; k++) this.growNoteArray(k, cap);
+    this.noteGrowth = null;
   }
 
   /** Notes every per-note array has room for (they grow one at a time, see growAhead). */
@@ -160,34 +166,66 @@ export class InvertedIndex {
     return Math.min(this.live.length, this.lengths.length / NF, this.mtimes.length, this.sizes.length, this.marks.length, this.hashes.length / 32);
   }
 
-  /** Grows per-note array `k` to room for `cap` notes (a no-op when it has it). */
+  /** Grows per-note array `k` to room for `cap` notes at once (a no-op when it has it). */
   private growNoteArray(k: number, cap: number): void {
-    const grow = <T extends Uint8Array | Uint32Array | Float64Array>(a: T, n: number, make: (n: number) => T): T => {
-      if (a.length >= n) return a;
-      const b = make(n);
-      b.set(a);
-      return b;
-    };
-    if (k === 0) this.live = grow(this.live, cap, (n) => new Uint8Array(n));
-    else if (k === 1) this.lengths = grow(this.lengths, cap * NF, (n) => new Uint32Array(n));
-    else if (k === 2) this.mtimes = grow(this.mtimes, cap, (n) => new Float64Array(n));
-    else if (k === 3) this.sizes = grow(this.sizes, cap, (n) => new Float64Array(n));
-    else if (k === 4) this.marks = grow(this.marks, cap, (n) => new Float64Array(n));
-    else this.hashes = grow(this.hashes, cap * 32, (n) => new Uint8Array(n));
+    const cur = this.noteArray(k);
+    if (cur.length >= cap * NOTE_WIDTH[k]) return;
+    const b = newNoteArray(k, cap * NOTE_WIDTH[k]);
+    b.set(cur);
+    this.setNoteArray(k, b);
   }
 
   /**
-   * Doubles the per-note arrays ahead of need, one array per 1,024 new notes once 55% of a large room
-   * is used: at 130k-260k ids they are 20 MB, and growing them together (each new buffer setting off a
-   * scavenge) was a 50 ms block in a vault-wide move at 100k notes.
+   * Doubles the per-note arrays ahead of need once 55% of a large room is used, one step per 256 new
+   * notes: each new array faulted in a piece per step, then copied and swapped in a step of its own
+   * (arrayGrowth.ts). At 130k-260k ids they are 20 MB; grown together they were a 50 ms block in a
+   * vault-wide move at 100k notes, and one array at once is still a first touch of up to 8 MB.
    */
   private growAhead(id: number): void {
     const room = this.noteRoom();
     if (room < 16_384 || id < room * 0.55) return;
-    const k = Math.floor((id - room * 0.55) / 1024);
-    if (k < NOTE_ARRAYS) this.growNoteArray(k, room * 2);
+    const g = (this.noteGrowth ??= { to: room * 2, k: 0, growth: null, nextAt: id });
+    if (id < g.nextAt) return;
+    g.nextAt = id + 256;
+    for (; g.k < NOTE_ARRAYS; g.k++, g.growth = null) {
+      const cur = this.noteArray(g.k);
+      const want = g.to * NOTE_WIDTH[g.k];
+      if (cur.length >= want) continue;
+      g.growth ??= new ArrayGrowth<GrownArray>(newNoteArray(g.k, want));
+      if (g.growth.touchPiece()) return;
+      this.setNoteArray(g.k, g.growth.finish(cur));
+      g.growth = null;
+      if (++g.k === NOTE_ARRAYS) this.noteGrowth = null;
+      return;
+    }
+    this.noteGrowth = null;
   }
 
+  /** The per-note arrays' growth in progress (growAhead): the room they grow to, the array being grown
+   *  and its new copy, and the id at which the next step runs. */
+  private noteGrowth: { to: number; k: number; growth: ArrayGrowth<GrownArray> | null; nextAt: number } | null = null;
+
+  /** The per-note growth in progress (tests): which array (0-5), bytes of its new copy faulted in, of how many. */
+  get growingNotes(): { array: number; faulted: number; of: number } | null {
+    const g = this.noteGrowth;
+    if (!g) return null;
+    const f = g.growth;
+    return { array: g.k, faulted: f ? f.touched * f.fresh.BYTES_PER_ELEMENT : 0, of: f ? f.fresh.byteLength : 0 };
+  }
+
+  /** Per-note array k: live, lengths, mtimes, sizes, marks, hashes. */
+  private noteArray(k: number): GrownArray {
+    return k === 0 ? this.live : k === 1 ? this.lengths : k === 2 ? this.mtimes : k === 3 ? this.sizes : k === 4 ? this.marks : this.hashes;
+  }
+
+  private setNoteArray(k: number, a: GrownArray): void {
+    if (k === 0) this.live = a as Uint8Array<ArrayBuffer>;
+    else if (k === 1) this.lengths = a as Uint32Array<ArrayBuffer>;
+    else if (k === 2) this.mtimes = a as Float64Array<ArrayBuffer>;
+    else if (k === 3) this.sizes = a as Float64Array<ArrayBuffer>;
+    else if (k === 4) this.marks = a as Float64Array<ArrayBuffer>;
+    else this.hashes = a as Uint8Array<ArrayBuffer>;
+  }
 
   /** Records the file a note was indexed from: mtime, size and `sha256:<hex>` hash of its text. */
   record(path: string, mtime: number, size: number, hash: string): void {

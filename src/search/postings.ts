@@ -8,20 +8,17 @@
 // fresh chunks (`rewriteLive`), dropping removed notes and the waste, in slices.
 // New notes always take a higher short id than any before, so adding a note only ever appends.
 import { putVarint, varintSize } from '../core/varint.js';
+import { ArrayGrowth, GROW_PIECE_BYTES, type GrownArray } from './arrayGrowth.js';
 
 /** Arena chunk size in bytes (a list bigger than this gets a chunk of its own). */
 const CHUNK = 1 << 22;
 const NONE = -1;
 /** Below this many slots the arrays grow together (a few hundred kB: no block worth spreading). */
 const GROW_AHEAD_FROM = 1 << 16;
-/** Entries of a new per-slot array faulted in per step of a growth (1 MB; see growAhead). */
-export const GROW_PIECE = 1 << 18;
 
 type SlotArray = Int32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>;
-/** A per-slot array of `n` entries: the chunk array (k 0) is signed, NONE where a slot has no list. */
-const newSlotArray = (k: number, n: number): SlotArray => (k === 0 ? new Int32Array(n) : new Uint32Array(n));
-/** Writes entries [from, to) of a new array, so its memory is faulted in now (0, or NONE for chunks). */
-const touch = (a: SlotArray, k: number, from: number, to: number) => { a.fill(k === 0 ? NONE : 0, from, to); };
+/** A per-slot array `k` of `n` entries growing (arrayGrowth.ts): the chunk array (k 0) is signed, NONE where a slot has no list. */
+const slotGrowth = (k: number, n: number) => new ArrayGrowth<SlotArray>(k === 0 ? new Int32Array(n) : new Uint32Array(n), k === 0 ? NONE : 0);
 
 /** Reads one list: `next()` steps to the following posting (doc, tf); no allocation. */
 export class PostingCursor {
@@ -76,7 +73,7 @@ export class PostingStore {
   private room = 0;
   /** A growth in progress (growAhead): the room the arrays grow to, the slot count at which its next
    *  step runs, the slots between steps, and the array being grown with its new copy's faulted part. */
-  private ahead: { to: number; at: number; step: number; k: number; fresh: SlotArray | null; touched: number } | null = null;
+  private ahead: { to: number; at: number; step: number; k: number; growth: ArrayGrowth<SlotArray> | null } | null = null;
 
   /** Room for slots below `n` (exactly `n` when `exact`: a loaded index; else with room to grow). */
   reserve(n: number, exact = false): void {
@@ -93,10 +90,9 @@ export class PostingStore {
     while (cap < n) cap = Math.ceil(cap * 1.5);
     for (let k = 0; k < 6; k++) {
       if (this.slotArray(k).length >= cap) continue;
-      const fresh = newSlotArray(k, cap);
-      for (let at = 0; at < cap; at += GROW_PIECE) { touch(fresh, k, at, Math.min(cap, at + GROW_PIECE)); yield; }
-      fresh.set(this.slotArray(k)); // read now: writes made while it was being faulted in are kept
-      this.setSlotArray(k, fresh);
+      const g = slotGrowth(k, cap);
+      while (g.touchPiece()) yield;
+      this.setSlotArray(k, g.finish(this.slotArray(k)));
       yield;
     }
     this.room = cap;
@@ -104,20 +100,18 @@ export class PostingStore {
   }
 
   /**
-   * Past 55% of a large room, grows the six arrays to 1.5 times it, one piece per step, a step of new
-   * slots apart, so the room is there before it is needed. The cost of a growth is the first touch of
-   * the new array's memory, not the copy: a fresh 24 MB array took 90–170 ms to fill once and 1 ms the
-   * second time on the two-core machine the benches run on, and one array grown at once was a 51–61 ms
-   * block in a warm load at 100k notes. So each new array is faulted in GROW_PIECE entries per step and
-   * copied (a memcpy into resident pages) and swapped in a step of its own.
+   * Past 55% of a large room, grows the six arrays to 1.5 times it, one step per call a step of new
+   * slots apart, so the room is there before it is needed: each new array faulted in a piece per step,
+   * then copied and swapped in a step of its own (arrayGrowth.ts: grown at once, one array was a 51–61 ms
+   * block in a warm load at 100k notes).
    */
   private growAhead(n: number): void {
     if (this.room < GROW_AHEAD_FROM) return;
     if (!this.ahead) {
       if (n < this.room * 0.55) return;
       const to = Math.ceil(this.room * 1.5);
-      const steps = 6 * (Math.ceil(to / GROW_PIECE) + 1);
-      this.ahead = { to, at: n, step: Math.max(1, Math.floor((this.room - n) / (steps + 8))), k: 0, fresh: null, touched: 0 };
+      const steps = 6 * (Math.ceil((to * 4) / GROW_PIECE_BYTES) + 1);
+      this.ahead = { to, at: n, step: Math.max(1, Math.floor((this.room - n) / (steps + 8))), k: 0, growth: null };
     }
     const a = this.ahead;
     if (n < a.at) return;
@@ -128,20 +122,13 @@ export class PostingStore {
   /** One step of a growth: a piece of the current new array faulted in, or that array copied and
    *  swapped in; true once every array has the new room. */
   private growStep(a: NonNullable<PostingStore['ahead']>): boolean {
-    for (; a.k < 6; a.k++, a.fresh = null, a.touched = 0) {
+    for (; a.k < 6; a.k++, a.growth = null) {
       if (this.slotArray(a.k).length >= a.to) continue;
-      a.fresh ??= newSlotArray(a.k, a.to);
-      if (a.touched < a.to) {
-        const end = Math.min(a.to, a.touched + GROW_PIECE);
-        touch(a.fresh, a.k, a.touched, end);
-        a.touched = end;
-        return false;
-      }
-      a.fresh.set(this.slotArray(a.k));
-      this.setSlotArray(a.k, a.fresh);
+      a.growth ??= slotGrowth(a.k, a.to);
+      if (a.growth.touchPiece()) return false;
+      this.setSlotArray(a.k, a.growth.finish(this.slotArray(a.k)));
       a.k++;
-      a.fresh = null;
-      a.touched = 0;
+      a.growth = null;
       return false;
     }
     return true;
@@ -150,7 +137,7 @@ export class PostingStore {
   /** The growth in progress (tests): which array (0-5), how many of its new entries are faulted in, of how many. */
   get growing(): { array: number; faulted: number; of: number } | null {
     const a = this.ahead;
-    return a && { array: a.k, faulted: a.touched, of: a.to };
+    return a && { array: a.k, faulted: a.growth?.touched ?? 0, of: a.to };
   }
 
   /** Per-slot array k: chunk, off, len, cap, count, last. */
@@ -158,7 +145,7 @@ export class PostingStore {
     return k === 0 ? this.chunk : k === 1 ? this.off : k === 2 ? this.len : k === 3 ? this.cap : k === 4 ? this.count : this.last;
   }
 
-  private setSlotArray(k: number, b: SlotArray): void {
+  private setSlotArray(k: number, b: GrownArray): void {
     if (k === 0) this.chunk = b as Int32Array<ArrayBuffer>;
     else if (k === 1) this.off = b as Uint32Array<ArrayBuffer>;
     else if (k === 2) this.len = b as Uint32Array<ArrayBuffer>;

@@ -4,8 +4,12 @@
 // says, and no region may be handed to two lists.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GROW_PIECE, PostingCursor, PostingStore } from '../../src/search/postings.js';
+import { PostingCursor, PostingStore } from '../../src/search/postings.js';
+import { GROW_PIECE_BYTES } from '../../src/search/arrayGrowth.js';
 import { putVarint, varintSize } from '../../src/core/varint.js';
+
+/** Per-slot entries (4 bytes each) faulted in per step of a growth. */
+const GROW_PIECE = GROW_PIECE_BYTES / 4;
 
 function rng(seed: number) {
   return () => { seed = (seed * 1664525 + 1013904223) >>> 0; return seed / 2 ** 32; };

@@ -12,6 +12,7 @@ import { createAnalyzer } from '../../src/search/analyzer.js';
 import { parseQuery } from '../../src/search/query.js';
 import { InvertedIndex, textPieces } from '../../src/search/invertedIndex.js';
 import { PostingCursor } from '../../src/search/postings.js';
+import { GROW_PIECE_BYTES } from '../../src/search/arrayGrowth.js';
 import { runQuery, type Hit } from '../../src/search/rank.js';
 import { buildDoc } from '../../src/search/document.js';
 import { decodeHeader, decodeIndex, encodeIndex, readHeader, verifyLists } from '../../src/search/persist.js';
@@ -214,27 +215,40 @@ test('the vacuum makes each new 4 MB chunk between two turns of its own, never i
   assert.equal(ix.store.chunks, chunks, 'the vacuum kept the store\'s chunk list');
 });
 
-test('the per-note arrays of a large index grow one at a time, ahead of need, and keep every note', async () => {
+test('the per-note arrays of a large index grow one at a time, ahead of need, each faulted in a piece per note added, and keep every note', async () => {
   const ix = new InvertedIndex();
   const arrays = () => { const x = ix as unknown as Record<'live' | 'lengths' | 'mtimes' | 'sizes' | 'marks' | 'hashes', ArrayLike<number>>; return [x.live, x.lengths, x.mtimes, x.sizes, x.marks, x.hashes]; };
   let most = 0;
   let grownLarge = 0;
-  for (let i = 0; i < 40_000; i++) {
+  let piecesOfHashes = 0;
+  const N = 46_000;
+  for (let i = 0; i < N; i++) {
     const before = arrays();
+    const g0 = ix.growingNotes;
     ix.add(buildDoc(`n/${i}.md`, `# N ${i}\nword${i % 97} common`, null), analyzer);
     ix.record(`n/${i}.md`, i, i + 1, `sha256:${(i % 16).toString(16).repeat(64)}`);
     const changed = arrays().filter((a, k) => a !== before[k]).length;
     if (before[0].length >= 16_384) { most = Math.max(most, changed); if (changed) grownLarge++; }
+    const g = ix.growingNotes;
+    if (g) {
+      const faulted = g.faulted - (g0 && g0.array === g.array ? g0.faulted : 0);
+      assert.ok(faulted <= GROW_PIECE_BYTES, `note ${i}: at most one piece of new memory faulted in (${faulted} bytes)`);
+      if (faulted > 0) assert.equal(changed, 0, `note ${i}: no array swapped in by the note that faulted a piece`);
+      if (faulted > 0 && g.array === 5 && g.of > GROW_PIECE_BYTES) piecesOfHashes++;
+    }
   }
   assert.equal(most, 1, 'at most one per-note array grown by one note once the room is large');
-  assert.ok(grownLarge >= 6, `${grownLarge} growths past 16k notes`);
-  assert.equal(ix.documentCount, 40_000);
+  assert.ok(grownLarge >= 12, `${grownLarge} growths past 16k notes`);
+  assert.equal(ix.documentCount, N);
+  // The 4 MB hash array of the growth to 131k notes came in 1 MB pieces, by different notes.
+  assert.ok(piecesOfHashes >= 4, `the hash array faulted in over ${piecesOfHashes} notes`);
+  assert.equal((ix as unknown as { hashes: Uint8Array }).hashes.length, 131_072 * 32, 'the growth to 131k notes is done');
   // Everything recorded before and after the growths is still there.
-  for (const i of [0, 9_000, 16_383, 16_384, 30_000, 39_999]) {
+  for (const i of [0, 9_000, 16_383, 16_384, 30_000, 39_999, N - 1]) {
     const d = (i % 16).toString(16);
     assert.deepEqual([ix.mtimes[i], ix.sizes[i], ix.live[i], ix.hashes[i * 32 + 31]], [i, i + 1, 1, parseInt(d + d, 16)], `note ${i}`);
   }
-  assert.equal((await runQuery(ix, parseQuery('word5', analyzer), analyzer)).length, Math.floor((40_000 - 6) / 97) + 1);
+  assert.equal((await runQuery(ix, parseQuery('word5', analyzer), analyzer)).length, Math.floor((N - 6) / 97) + 1);
 });
 
 test('a warm start begins the list check and the prefix dictionary each in a turn of its own, after the load', async () => {
