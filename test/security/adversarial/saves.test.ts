@@ -7,7 +7,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { mkdirSync, writeFileSync, readFileSync, rmSync, renameSync, chmodSync, existsSync, openSync, writeSync, closeSync } from 'node:fs';
+import { mkdirSync, writeFileSync, readFileSync, rmSync, renameSync, chmodSync, symlinkSync, existsSync, openSync, writeSync, closeSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { connect, call, startCli, type CliServer } from '../../helpers/server.js';
 import { tempDir } from '../../helpers/vault.js';
@@ -94,9 +94,17 @@ async function attack(cat: Category, data: string, breakIt: () => void, repair: 
 
 test('background saves: a data folder that stops being a folder', { timeout: 240_000 }, async () => {
   const cat = new Category('background saves (data folder replaced by a file)');
-  const data = join(tempDir('vmcp-saves-data-'), 'data');
-  // Moved aside in one step (the server writes into it meanwhile), a file put in its place, then moved back.
-  await attack(cat, data, () => { renameSync(data, `${data}.aside`); writeFileSync(data, 'in the way'); }, () => { rmSync(data); renameSync(`${data}.aside`, data); }, /not a folder|in the way/);
+  // The data path is a link to the real folder, so a file takes its place and the link comes back
+  // in one rename each (a rename replaces a link whole). Moving the folder itself away and back took
+  // two steps, and the server, writing all the while from its own process, could make a fresh
+  // folder in between (CI saw the move back refused: ENOTEMPTY).
+  const root = tempDir('vmcp-saves-data-');
+  const real = join(root, 'real');
+  const data = join(root, 'data');
+  mkdirSync(real);
+  symlinkSync(real, data);
+  const replaceWith = (make: (path: string) => void) => { const next = join(root, 'next'); make(next); renameSync(next, data); };
+  await attack(cat, data, () => replaceWith((p) => writeFileSync(p, 'in the way')), () => replaceWith((p) => symlinkSync(real, p)), /not a folder|in the way/);
   report(cat);
 });
 
