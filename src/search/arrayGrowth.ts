@@ -34,3 +34,36 @@ export class ArrayGrowth<T extends GrownArray> {
     return this.fresh;
   }
 }
+
+/**
+ * Arrays 0..count-1 grown one after another, a step per call: each new copy faulted in a piece per
+ * step, then copied and swapped in a step of its own. `make(k)` starts array k's growth, or gives null
+ * when it already has the room; `get` and `set` read and replace array k.
+ */
+export class ArraysGrowth {
+  /** The array being grown (count once every one was). */
+  k = 0;
+  /** Its growth, once started. */
+  growth: ArrayGrowth<GrownArray> | null = null;
+
+  constructor(
+    private readonly count: number,
+    private readonly make: (k: number) => ArrayGrowth<GrownArray> | null,
+    private readonly get: (k: number) => GrownArray,
+    private readonly set: (k: number, grown: GrownArray) => void,
+  ) {}
+
+  /** Takes one step; false when none was left (every array has its room). */
+  step(): boolean {
+    for (; this.k < this.count; this.k++) {
+      this.growth ??= this.make(this.k);
+      if (!this.growth) continue;
+      if (this.growth.touchPiece()) return true;
+      this.set(this.k, this.growth.finish(this.get(this.k)));
+      this.growth = null;
+      this.k++;
+      return true;
+    }
+    return false;
+  }
+}

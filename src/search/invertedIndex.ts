@@ -11,7 +11,7 @@ import SearchableMap from 'minisearch/SearchableMap';
 import type { Analyzer } from './types.js';
 import { Lexicon } from './lexicon.js';
 import { PostingCursor, PostingStore } from './postings.js';
-import { ArrayGrowth, type GrownArray } from './arrayGrowth.js';
+import { ArrayGrowth, ArraysGrowth, type GrownArray } from './arrayGrowth.js';
 import { ShardedMap } from '../core/shardedMap.js';
 import { nextTurn } from '../core/turns.js';
 
@@ -184,33 +184,27 @@ export class InvertedIndex {
   private growAhead(id: number): void {
     const room = this.noteRoom();
     if (room < 16_384 || id < room * 0.55) return;
-    const g = (this.noteGrowth ??= { to: room * 2, k: 0, growth: null, nextAt: id });
+    const g = (this.noteGrowth ??= { arrays: this.noteArraysGrowth(room * 2), nextAt: id });
     if (id < g.nextAt) return;
     g.nextAt = id + 256;
-    for (; g.k < NOTE_ARRAYS; g.k++, g.growth = null) {
-      const cur = this.noteArray(g.k);
-      const want = g.to * NOTE_WIDTH[g.k];
-      if (cur.length >= want) continue;
-      g.growth ??= new ArrayGrowth<GrownArray>(newNoteArray(g.k, want));
-      if (g.growth.touchPiece()) return;
-      this.setNoteArray(g.k, g.growth.finish(cur));
-      g.growth = null;
-      if (++g.k === NOTE_ARRAYS) this.noteGrowth = null;
-      return;
-    }
-    this.noteGrowth = null;
+    if (!g.arrays.step() || g.arrays.k === NOTE_ARRAYS) this.noteGrowth = null;
   }
 
-  /** The per-note arrays' growth in progress (growAhead): the room they grow to, the array being grown
-   *  and its new copy, and the id at which the next step runs. */
-  private noteGrowth: { to: number; k: number; growth: ArrayGrowth<GrownArray> | null; nextAt: number } | null = null;
+  /** The per-note arrays growing to room for `cap` notes, a step at a time. */
+  private noteArraysGrowth(cap: number): ArraysGrowth {
+    const make = (k: number) => (this.noteArray(k).length >= cap * NOTE_WIDTH[k] ? null : new ArrayGrowth<GrownArray>(newNoteArray(k, cap * NOTE_WIDTH[k])));
+    return new ArraysGrowth(NOTE_ARRAYS, make, (k) => this.noteArray(k), (k, b) => this.setNoteArray(k, b));
+  }
+
+  /** The per-note arrays' growth in progress (growAhead), and the id at which its next step runs. */
+  private noteGrowth: { arrays: ArraysGrowth; nextAt: number } | null = null;
 
   /** The per-note growth in progress (tests): which array (0-5), bytes of its new copy faulted in, of how many. */
   get growingNotes(): { array: number; faulted: number; of: number } | null {
     const g = this.noteGrowth;
     if (!g) return null;
-    const f = g.growth;
-    return { array: g.k, faulted: f ? f.touched * f.fresh.BYTES_PER_ELEMENT : 0, of: f ? f.fresh.byteLength : 0 };
+    const f = g.arrays.growth;
+    return { array: g.arrays.k, faulted: f ? f.touched * f.fresh.BYTES_PER_ELEMENT : 0, of: f ? f.fresh.byteLength : 0 };
   }
 
   /** Per-note array k: live, lengths, mtimes, sizes, marks, hashes. */

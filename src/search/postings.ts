@@ -8,7 +8,7 @@
 // fresh chunks (`rewriteLive`), dropping removed notes and the waste, in slices.
 // New notes always take a higher short id than any before, so adding a note only ever appends.
 import { putVarint, varintSize } from '../core/varint.js';
-import { ArrayGrowth, GROW_PIECE_BYTES, type GrownArray } from './arrayGrowth.js';
+import { ArrayGrowth, ArraysGrowth, GROW_PIECE_BYTES, type GrownArray } from './arrayGrowth.js';
 
 /** Arena chunk size in bytes (a list bigger than this gets a chunk of its own). */
 const CHUNK = 1 << 22;
@@ -72,8 +72,8 @@ export class PostingStore {
   /** Room every per-slot array has (one may already be longer: they grow one at a time, see growAhead). */
   private room = 0;
   /** A growth in progress (growAhead): the room the arrays grow to, the slot count at which its next
-   *  step runs, the slots between steps, and the array being grown with its new copy's faulted part. */
-  private ahead: { to: number; at: number; step: number; k: number; growth: ArrayGrowth<SlotArray> | null } | null = null;
+   *  step runs, the slots between steps, and the arrays' growth. */
+  private ahead: { to: number; at: number; step: number; arrays: ArraysGrowth } | null = null;
 
   /** Room for slots below `n` (exactly `n` when `exact`: a loaded index; else with room to grow). */
   reserve(n: number, exact = false): void {
@@ -88,13 +88,8 @@ export class PostingStore {
     if (n <= this.room) return;
     let cap = exact ? n : Math.max(1024, Math.ceil(this.room * 1.5));
     while (cap < n) cap = Math.ceil(cap * 1.5);
-    for (let k = 0; k < 6; k++) {
-      if (this.slotArray(k).length >= cap) continue;
-      const g = slotGrowth(k, cap);
-      while (g.touchPiece()) yield;
-      this.setSlotArray(k, g.finish(this.slotArray(k)));
-      yield;
-    }
+    const arrays = this.slotArraysGrowth(cap);
+    while (arrays.step()) yield;
     this.room = cap;
     this.ahead = null;
   }
@@ -111,33 +106,25 @@ export class PostingStore {
       if (n < this.room * 0.55) return;
       const to = Math.ceil(this.room * 1.5);
       const steps = 6 * (Math.ceil((to * 4) / GROW_PIECE_BYTES) + 1);
-      this.ahead = { to, at: n, step: Math.max(1, Math.floor((this.room - n) / (steps + 8))), k: 0, growth: null };
+      this.ahead = { to, at: n, step: Math.max(1, Math.floor((this.room - n) / (steps + 8))), arrays: this.slotArraysGrowth(to) };
     }
     const a = this.ahead;
     if (n < a.at) return;
     a.at = n + a.step;
-    if (this.growStep(a)) { this.room = a.to; this.ahead = null; }
+    // The room is the new one a call after the last array was swapped in.
+    if (!a.arrays.step()) { this.room = a.to; this.ahead = null; }
   }
 
-  /** One step of a growth: a piece of the current new array faulted in, or that array copied and
-   *  swapped in; true once every array has the new room. */
-  private growStep(a: NonNullable<PostingStore['ahead']>): boolean {
-    for (; a.k < 6; a.k++, a.growth = null) {
-      if (this.slotArray(a.k).length >= a.to) continue;
-      a.growth ??= slotGrowth(a.k, a.to);
-      if (a.growth.touchPiece()) return false;
-      this.setSlotArray(a.k, a.growth.finish(this.slotArray(a.k)));
-      a.k++;
-      a.growth = null;
-      return false;
-    }
-    return true;
+  /** The six per-slot arrays growing to room for `cap` slots, a step at a time. */
+  private slotArraysGrowth(cap: number): ArraysGrowth {
+    const make = (k: number) => (this.slotArray(k).length >= cap ? null : slotGrowth(k, cap));
+    return new ArraysGrowth(6, make, (k) => this.slotArray(k), (k, b) => this.setSlotArray(k, b));
   }
 
   /** The growth in progress (tests): which array (0-5), how many of its new entries are faulted in, of how many. */
   get growing(): { array: number; faulted: number; of: number } | null {
     const a = this.ahead;
-    return a && { array: a.k, faulted: a.growth?.touched ?? 0, of: a.to };
+    return a && { array: a.arrays.k, faulted: a.arrays.growth?.touched ?? 0, of: a.to };
   }
 
   /** Per-slot array k: chunk, off, len, cap, count, last. */
