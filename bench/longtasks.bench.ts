@@ -108,7 +108,9 @@ function makeApp(vault: string, probe: LoopProbe): fake.App {
       if (appsOwn.has(ref)) { appWork(() => call(ref, args)); return; }
       const t = performance.now();
       call(ref, args);
-      pluginMs += performance.now() - t;
+      const end = performance.now();
+      pluginMs += end - t;
+      probe.listener(t, end);
     };
   }
   // Private in the fake's types; replaced at run time like the listeners above.

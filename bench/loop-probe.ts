@@ -72,6 +72,8 @@ export class LoopProbe {
   private lastCpu = 0;
   private hist: IntervalHistogram | null = null;
   private excluded: [number, number, number][] = [];
+  /** The plugin's listeners' calls (start, end), to say how much of a long block they were. */
+  private listens: number[] = [];
   private label = '';
   private gcs: [number, number, number][] = [];
   private gcObserver: PerformanceObserver | null = null;
@@ -88,6 +90,7 @@ export class LoopProbe {
     this.phases.push([label, performance.timeOrigin + performance.now()]);
     this.gaps = [];
     this.excluded = [];
+    this.listens = [];
     this.gcs = [];
     this.gcObserver = new PerformanceObserver((list) => { for (const e of list.getEntries()) this.gcs.push([e.startTime, e.startTime + e.duration, (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0]); });
     this.gcObserver.observe({ entryTypes: ['gc'] });
@@ -114,6 +117,11 @@ export class LoopProbe {
    *  only part of it was not (an app task that also ran the plugin's listeners). */
   exclude(start: number, end: number, amount = end - start): void {
     if (this.timer && amount > 0) this.excluded.push([start, end, Math.min(amount, end - start)]);
+  }
+
+  /** A call of one of the plugin's listeners, made by the app, ran from `start` to `end`. */
+  listener(start: number, end: number): void {
+    if (this.timer) this.listens.push(start, end);
   }
 
   end(): BlockStats {
@@ -150,7 +158,9 @@ export class LoopProbe {
         over50Cpu++;
         const kinds = new Map<string, number>();
         for (const [s, e, k] of this.gcs) { const o = Math.min(b, e) - Math.max(a, s); if (o > 0) kinds.set(gcKind(k), (kinds.get(gcKind(k)) ?? 0) + o); }
-        longGcs.push(`${(a - this.start).toFixed(0)} ms: ${held.toFixed(0)} ms CPU${[...kinds].map(([k, ms]) => `, ${k} ${ms.toFixed(0)}`).join('')}`);
+        let heard = 0;
+        for (let i = 0; i < this.listens.length; i += 2) { const o = Math.min(b, this.listens[i + 1]) - Math.max(a, this.listens[i]); if (o > 0) heard += o; }
+        longGcs.push(`${(a - this.start).toFixed(0)} ms: ${held.toFixed(0)} ms CPU${[...kinds].map(([k, ms]) => `, ${k} ${ms.toFixed(0)}`).join('')}${heard >= 0.5 ? `, the plugin's listeners ${heard.toFixed(0)}` : ''}`);
       }
       return [a - this.start, Math.max(0, own)] as [number, number];
     });
