@@ -259,6 +259,32 @@ test('a folder rename reported in one task of the app reaches listeners in later
   assert.deepEqual(listed(host), walk(app));
 });
 
+test('writes that land together, each reported in a callback of its own in one loop turn, share one slice: the rest wait for timer slices, in order', async () => {
+  const { app, host } = hostOn(vaultOf(60), fastClock());
+  await host.ready();
+  await app.metadataCache.settled();
+  await drained(host);
+  const notes = app.vault.getMarkdownFiles().slice(0, 40);
+  const got: string[] = [];
+  host.subscribe((e) => { if (e.type === 'modify') got.push(e.path); });
+  let timerRan = false;
+  setTimeout(() => { timerRan = true; }, 0);
+  // As a batch of file-system callbacks runs: one after another with a microtask checkpoint between
+  // them (each a task of its own for the host), and no timer in between (that needs the next turn).
+  // The files are written first (new content, so the metadata cache reports each change as the app would).
+  const vault = app.vault as unknown as { trigger(name: string, ...data: unknown[]): void; refreshStat(f: fake.TFile): void };
+  for (const f of notes) { writeFileSync(join(app.vault.basePath, f.path), `# ${f.basename}\nedited\n`); vault.refreshStat(f); }
+  for (const f of notes) {
+    vault.trigger('modify', f);
+    await Promise.resolve();
+  }
+  assert.equal(timerRan, false, 'still in the same loop turn');
+  // The clock runs 1 ms per reading: the turn's 8 ms slice holds a few events, not 40.
+  assert.ok(got.length < 10, `delivered in the turn the writes landed in: ${got.length} of ${notes.length}`);
+  await drained(host);
+  assert.deepEqual(got, notes.map((f) => f.path), 'every event, once, in the app\'s order');
+});
+
 test('a tool call after a big move waits until the recorded events are handled in their slices: the files() it makes then has nothing left to handle at once', async () => {
   const { app, host } = hostOn(vaultOf(1000), (() => { let t = 0; return () => (t += 4); })());
   await host.ready();

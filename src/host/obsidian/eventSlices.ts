@@ -1,8 +1,9 @@
 // Vault events in slices, for the in-app host (ObsidianHost). The app reports a folder rename as one
 // event per file and folder under it, all in one task of its thread, which its UI shares. What follows
 // from each event (an update of the host's kept file list, every index's listener) runs at once only
-// while the current task has spent under SLICE_MS on events; after that, and while anything is queued
-// (order is kept), it waits for timer slices of SLICE_MS: file-list updates first, then events.
+// while the current task, and the loop turn it is part of, have spent under SLICE_MS on events; after
+// that, and while anything is queued (order is kept), it waits for timer slices of SLICE_MS: file-list
+// updates first, then events.
 
 /** Event work done in one task of the app's thread before the rest waits for a timer. */
 export const SLICE_MS = 8;
@@ -37,6 +38,11 @@ export class EventSlices<E, Op> {
   private finishing = false;
   /** The app's current task: a counter bumped at the first event of each. */
   task = 0;
+  /** When this turn of the loop's first event came (-1: none yet). Callbacks that land together (a
+   *  thousand file writes finishing at once) run in one turn, each a task of its own with a microtask
+   *  checkpoint after it; the turn is one stretch of the thread, so they share one slice. A timer marks
+   *  the turn's end: it cannot fire before the turn is over. */
+  private turnStart = -1;
 
   constructor(private readonly o: EventSlicesOptions<E, Op>) {}
 
@@ -51,9 +57,13 @@ export class EventSlices<E, Op> {
       this.task++;
       this.taskStart = t;
       queueMicrotask(() => { this.inTask = false; });
+      if (this.turnStart < 0) {
+        this.turnStart = t;
+        window.setTimeout(() => { this.turnStart = -1; }, 0);
+      }
     }
     if (this.eventsHead < this.events.length || this.hasOps()) return false;
-    return t - this.taskStart < SLICE_MS;
+    return t - this.taskStart < SLICE_MS && t - this.turnStart < SLICE_MS;
   }
 
   /** An event for the listeners: delivered now within the slice, else queued in order. */
