@@ -295,7 +295,7 @@ export class ChangeService {
       const lines = this.unwritten;
       this.unwritten = [];
       try {
-        await this.data.append(FEED_FILE, (await feedPartsInTurns(lines)).join(''));
+        await this.data.append(FEED_FILE, await feedPartsInTurns(lines));
         this.fileLines += lines.length;
       } catch (e) {
         // The disk refused (full, unwritable): the lines wait (bounded) and are written again later.

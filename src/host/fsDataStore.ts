@@ -48,6 +48,28 @@ export async function atomicWriteFile(file: string, bytes: WriteBody): Promise<v
   if (d) { await d.sync().catch(() => undefined); await d.close(); }
 }
 
+/**
+ * Appends a text given in parts, encoded a buffer-full at a time as atomicWriteFile writes (the change
+ * feed's lines after a 100k-note move, joined and encoded in one go, were two tasks of 97 and 138 ms in
+ * a profile). A failure cuts the file back to its length before: no half-added lines.
+ */
+async function appendText(file: string, parts: readonly string[]): Promise<void> {
+  const fh = await fs.open(file, 'a', 0o600);
+  let before = -1;
+  try {
+    before = (await fh.stat()).size;
+    const units = parts.reduce((n, p) => n + p.length, 0);
+    const out = new PieceWriter((piece) => fh.writeFile(piece), Math.min(1 << 20, Math.max(128, units * 3)));
+    for (const part of parts) await out.text(part);
+    await out.end();
+  } catch (e) {
+    if (before >= 0) await fh.truncate(before).catch(() => undefined);
+    throw e;
+  } finally {
+    await fh.close();
+  }
+}
+
 export class FsDataStore implements DataStore {
   /** Failed writes by file name, until that file is written again (reported by /health). */
   readonly health = new StorageHealth();
@@ -89,11 +111,11 @@ export class FsDataStore implements DataStore {
     });
   }
 
-  async append(name: string, text: string): Promise<void> {
+  async append(name: string, text: string | readonly string[]): Promise<void> {
     checkName(name);
     await this.tracked(name, async () => {
       await this.ensure();
-      await fs.appendFile(join(this.dir, name), text, { mode: 0o600 });
+      await appendText(join(this.dir, name), typeof text === 'string' ? [text] : text);
     });
   }
 

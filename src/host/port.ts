@@ -30,7 +30,9 @@ export interface DataStore {
    *  A writer function is given the file's pieces' sink (core/pieceWriter.ts); when it throws, the
    *  old file stays as it was. */
   write(name: string, bytes: WriteBody): Promise<void>;
-  append(name: string, text: string): Promise<void>;
+  /** Adds to the end; a text given in parts is encoded a part at a time (as `write`). A failure leaves
+   *  the file as it was. */
+  append(name: string, text: string | readonly string[]): Promise<void>;
   remove(name: string): Promise<void>;
   size(name: string): Promise<number | null>;
   /** A cheap fingerprint of a file (device, inode, size, change and modification times), null when

@@ -24,7 +24,7 @@ function memoryStore(dir: string, files: Record<string, string>): DataStore {
       if (typeof b === 'function') throw new Error('the settings view writes no file in pieces');
       m.set(n, b instanceof Uint8Array ? b : new TextEncoder().encode(typeof b === 'string' ? b : b.join('')));
     },
-    append: async (n, t) => { const old = m.get(n) ?? new Uint8Array(); const add = new TextEncoder().encode(t); const out = new Uint8Array(old.length + add.length); out.set(old); out.set(add, old.length); m.set(n, out); },
+    append: async (n, t) => { const old = m.get(n) ?? new Uint8Array(); const add = new TextEncoder().encode(typeof t === 'string' ? t : t.join('')); const out = new Uint8Array(old.length + add.length); out.set(old); out.set(add, old.length); m.set(n, out); },
     remove: async (n) => { m.delete(n); },
     size: async (n) => m.get(n)?.length ?? null,
   };
