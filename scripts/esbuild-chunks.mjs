@@ -24,7 +24,7 @@ import { relative, resolve } from 'node:path';
  */
 export const SERVER_CHUNKS = [
   { name: 'zodbase', roots: ['zod/v4/core/schemas.js'] },
-  { name: 'zodlocales', roots: ['zod/v4/locales/', 'zod/v3/locales/'] },
+  { name: 'zodlocales', roots: ['vault-mcp-zod:vault-mcp:zod-locales-en', 'zod/v4/locales/', 'zod/v3/locales/'] },
   { name: 'zodcore', roots: ['zod/v4/core/'] },
   { name: 'zodv3', roots: ['zod/v3/'] },
   { name: 'zod', roots: ['zod'] },

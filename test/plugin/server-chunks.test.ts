@@ -10,6 +10,9 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { copyVault } from '../helpers/vault.js';
 import * as fake from './fake-obsidian/index.js';
 import { installPlugin, loadPluginClass, PLUGIN_DIR, PLUGIN_FILES, startPlugin, unloadAll } from './harness.js';
+import { connect, call } from '../helpers/server.js';
+import { KeyStore } from '../../src/services/keyStore.js';
+import { FsDataStore } from '../../src/host/fsDataStore.js';
 
 after(unloadAll);
 
@@ -51,6 +54,22 @@ test('server start: every eager chunk in its own turn of the event loop, server.
   // Every other chunk is evaluated (nothing is left to be loaded in one piece later).
   for (const c of chunkFiles) if (!/worker|transformers/.test(c)) assert.ok(evaluated.has(c), `${c} was not evaluated`);
   await result.plugin.unload();
+});
+
+test('zod carries English only (scripts/esbuild-zod.mjs): a small locales chunk, and a wrong argument still refused in English', async () => {
+  const locales = readFileSync(join(import.meta.dirname, '../../server-zodlocales.js'), 'utf8');
+  assert.ok(locales.length < 40_000, `server-zodlocales.js is ${locales.length} bytes (every language: 277 KB)`);
+  assert.match(locales, /Invalid input: expected/);
+  assert.doesNotMatch(locales, /Ungültige Eingabe|Entrada inválida|Nieprawidłowe dane/, 'no other language');
+  const s = await startPlugin(copyVault(), { port: 0 });
+  try {
+    const key = (await new KeyStore(new FsDataStore(s.dataDir)).add({ name: 'k', scope: 'read' })).raw;
+    const c = await connect(`http://127.0.0.1:${s.plugin.runtime!.server.port}/mcp`, key);
+    const r = await call(c, 'read_note', { path: 123 });
+    assert.equal(r.isError, true);
+    assert.match(JSON.stringify(r.content), /expected string, received number/);
+    await c.close();
+  } finally { await s.plugin.unload(); }
 });
 
 test('a missing chunk file: the server does not start, and the Notice names the file and how to reinstall', async () => {
