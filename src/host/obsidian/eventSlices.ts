@@ -41,7 +41,8 @@ export class EventSlices<E, Op> {
   /** When this turn of the loop's first event came (-1: none yet). Callbacks that land together (a
    *  thousand file writes finishing at once) run in one turn, each a task of its own with a microtask
    *  checkpoint after it; the turn is one stretch of the thread, so they share one slice. A timer marks
-   *  the turn's end: it cannot fire before the turn is over. */
+   *  the turn's end: it cannot fire before the turn is over. (In a hidden window the browser may hold
+   *  it up to a second; events meanwhile wait for the timer slices, as queued ones always do.) */
   private turnStart = -1;
 
   constructor(private readonly o: EventSlicesOptions<E, Op>) {}
