@@ -1,6 +1,7 @@
 // The plugin's data folder on disk. Both hosts use it (the plugin is desktop-only), so the plugin and
 // the CLI share keys, indexes and logs. Writes are atomic: temp file, fsync, rename, fsync the folder.
 import { promises as fs, statSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { setTimeout } from 'node:timers';
 import { join } from 'node:path';
@@ -15,6 +16,15 @@ function checkName(name: string): void {
 /** A data-file lock older than this is left over from a crash. */
 const LOCK_STALE_MS = 10_000;
 
+/** A text given in parts, written to `fh` through one buffer (at most a megabyte) encoded per round trip. */
+async function writeText(fh: FileHandle, parts: readonly string[]): Promise<void> {
+  // A small text gets a small buffer (UTF-8 takes at most 3 bytes per UTF-16 unit).
+  const units = parts.reduce((n, p) => n + p.length, 0);
+  const out = new PieceWriter((piece) => fh.writeFile(piece), Math.min(1 << 20, Math.max(128, units * 3)));
+  for (const part of parts) await out.text(part);
+  await out.end();
+}
+
 export async function atomicWriteFile(file: string, bytes: WriteBody): Promise<void> {
   const dir = file.slice(0, file.lastIndexOf('/')) || '.';
   const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
@@ -26,14 +36,7 @@ export async function atomicWriteFile(file: string, bytes: WriteBody): Promise<v
       // next megabyte is a task of its own.
       if (bytes instanceof Uint8Array) await fh.writeFile(bytes);
       else if (typeof bytes === 'function') await bytes((piece) => fh.writeFile(piece));
-      else {
-        const parts = typeof bytes === 'string' ? [bytes] : bytes;
-        // A small text gets a small buffer (UTF-8 takes at most 3 bytes per UTF-16 unit).
-        const units = parts.reduce((n, p) => n + p.length, 0);
-        const out = new PieceWriter((piece) => fh.writeFile(piece), Math.min(1 << 20, Math.max(128, units * 3)));
-        for (const part of parts) await out.text(part);
-        await out.end();
-      }
+      else await writeText(fh, typeof bytes === 'string' ? [bytes] : bytes);
       await fh.sync();
     } finally {
       await fh.close();
@@ -58,10 +61,7 @@ async function appendText(file: string, parts: readonly string[]): Promise<void>
   let before = -1;
   try {
     before = (await fh.stat()).size;
-    const units = parts.reduce((n, p) => n + p.length, 0);
-    const out = new PieceWriter((piece) => fh.writeFile(piece), Math.min(1 << 20, Math.max(128, units * 3)));
-    for (const part of parts) await out.text(part);
-    await out.end();
+    await writeText(fh, parts);
   } catch (e) {
     if (before >= 0) await fh.truncate(before).catch(() => undefined);
     throw e;
