@@ -163,15 +163,22 @@ export class InvertedIndex {
 
   /** Notes every per-note array has room for (they grow one at a time, see growAhead). */
   private noteRoom(): number {
-    return Math.min(this.live.length, this.lengths.length / NF, this.mtimes.length, this.sizes.length, this.marks.length, this.hashes.length / 32);
+    let room = Infinity;
+    for (let k = 0; k < NOTE_ARRAYS; k++) room = Math.min(room, this.noteArray(k).length / NOTE_WIDTH[k]);
+    return room;
+  }
+
+  /** A new per-note array `k` with room for `cap` notes, or null when array k has that room. */
+  private newNoteArrayFor(k: number, cap: number): GrownArray | null {
+    const n = cap * NOTE_WIDTH[k];
+    return this.noteArray(k).length >= n ? null : newNoteArray(k, n);
   }
 
   /** Grows per-note array `k` to room for `cap` notes at once (a no-op when it has it). */
   private growNoteArray(k: number, cap: number): void {
-    const cur = this.noteArray(k);
-    if (cur.length >= cap * NOTE_WIDTH[k]) return;
-    const b = newNoteArray(k, cap * NOTE_WIDTH[k]);
-    b.set(cur);
+    const b = this.newNoteArrayFor(k, cap);
+    if (!b) return;
+    b.set(this.noteArray(k));
     this.setNoteArray(k, b);
   }
 
@@ -192,7 +199,7 @@ export class InvertedIndex {
 
   /** The per-note arrays growing to room for `cap` notes, a step at a time. */
   private noteArraysGrowth(cap: number): ArraysGrowth {
-    const make = (k: number) => (this.noteArray(k).length >= cap * NOTE_WIDTH[k] ? null : new ArrayGrowth<GrownArray>(newNoteArray(k, cap * NOTE_WIDTH[k])));
+    const make = (k: number) => { const b = this.newNoteArrayFor(k, cap); return b && new ArrayGrowth(b); };
     return new ArraysGrowth(NOTE_ARRAYS, make, (k) => this.noteArray(k), (k, b) => this.setNoteArray(k, b));
   }
 
