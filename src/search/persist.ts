@@ -14,7 +14,7 @@
 import { FIELDS, NF, InvertedIndex } from './invertedIndex.js';
 import { PostingCursor } from './postings.js';
 import { varintSize } from '../core/varint.js';
-import { nextTurn } from '../core/turns.js';
+import { beginSlice, nextTurn, turnSpent } from '../core/turns.js';
 import { PieceWriter, type Put } from '../core/pieceWriter.js';
 
 /** 3: JSON parts in lines of bounded size (writeSplit); 4: posting lists as varint bytes after a directory. */
@@ -34,12 +34,14 @@ interface Meta {
 /** Called between slices; returns a promise to wait on (a turn of the event loop) or null to go on. */
 export type Pause = () => Promise<void> | null;
 
-/** A Pause that waits for a turn of the event loop (core/turns.ts) once its slice has run `budgetMs`. */
+/** A Pause that waits for a turn of the event loop (core/turns.ts) once its slice has run `budgetMs`,
+ *  or the turn's sliced work, every job's together, has run its budget. */
 export function slicePause(budgetMs: number): Pause {
   let start = Date.now();
+  beginSlice();
   return () => {
-    if (Date.now() - start <= budgetMs) return null;
-    return nextTurn().then(() => { start = Date.now(); });
+    if (Date.now() - start <= budgetMs && !turnSpent()) return null;
+    return nextTurn().then(() => { start = Date.now(); beginSlice(); });
   };
 }
 

@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setImmediate } from 'node:timers';
-import { nextTurn, turnsWaiting } from '../../src/core/turns.js';
+import { TURN_MS, nextTurn, turnsWaiting } from '../../src/core/turns.js';
+import { slicePause } from '../../src/search/persist.js';
 import { Slicer } from '../../src/services/slicer.js';
 
 function markTurns(log: string[]): () => void {
@@ -56,4 +57,42 @@ test('a long queue of waiters is served in order and leaves nothing behind', asy
   await Promise.all(Array.from({ length: 1100 }, (_, i) => nextTurn().then(() => got.push(i))));
   assert.deepEqual(got, Array.from({ length: 1100 }, (_, i) => i));
   assert.equal(turnsWaiting(), 0);
+});
+
+/** Runs `s.due()` once per 0.1 ms of busy work until it says due; returns the ms that took (or `limit`). */
+function workUntilDue(s: Slicer, limit: number): number {
+  const t0 = performance.now();
+  for (;;) {
+    busy(0.1);
+    const spent = performance.now() - t0;
+    if (s.due() || spent >= limit) return spent;
+  }
+}
+
+test('jobs continued in the same loop turn share one budget: the second yields once the turn has run TURN_MS', async () => {
+  // As when two reads land in one poll phase and each continues its job: the first job works 7 ms (under
+  // its own 8 ms slice), then the second begins in the same turn with a slice of its own of 1 s.
+  await new Promise((r) => setImmediate(r)); // a fresh turn
+  const first = new Slicer(undefined, 8, 1);
+  const firstRan = workUntilDue(first, 7);
+  assert.ok(firstRan >= 7, 'the first job was told to yield inside its own 7 ms');
+  const second = new Slicer(undefined, 1000, 1);
+  const secondRan = workUntilDue(second, 200);
+  // Without the shared budget the second job ran on to its own second (here cut at 200 ms).
+  assert.ok(secondRan < 100, `the second job ran ${secondRan.toFixed(1)} ms in a turn that had already run ${firstRan.toFixed(1)} ms`);
+  assert.ok(firstRan + secondRan >= TURN_MS - 0.5, `yielded before the turn had run ${TURN_MS} ms: ${(firstRan + secondRan).toFixed(1)}`);
+  // A new turn (its check phase passed) has its budget whole again.
+  await new Promise((r) => setImmediate(r));
+  const third = new Slicer(undefined, 1000, 1);
+  assert.ok(workUntilDue(third, 5) >= 5, 'a job in a new turn was told to yield at once');
+});
+
+test('a pause offer (search/persist.ts slicePause) counts the turn too', async () => {
+  await new Promise((r) => setImmediate(r));
+  const job = new Slicer(undefined, 1000, 1);
+  workUntilDue(job, 13);
+  const pause = slicePause(1000);
+  const wait = pause();
+  assert.ok(wait, 'a pause offer in a spent turn went on');
+  await wait;
 });
