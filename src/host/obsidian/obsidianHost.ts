@@ -145,10 +145,8 @@ export class ObsidianHost implements VaultHost {
     // A path created or moved in is judged by the symlink rule at once (RealPathGate.observe).
     if ((type === 'create' || type === 'rename') && !hidden(f.path)) void this.gate.observe(f.path, type === 'rename' ? oldPath : undefined);
     // Asked first: within() may begin the count of a new app task, whose number the record carries.
-    const later = this.raw.size > 0 || !this.slices.within();
-    const op: StatOp = { kind: type, file: f, path: f.path, oldPath, task: this.slices.task };
-    if (later) this.raw.record(op);
-    else this.vaultEvent(op, true);
+    if (this.raw.size > 0 || !this.slices.within()) this.raw.record(type, f, f.path, oldPath, this.slices.task);
+    else this.vaultEvent({ kind: type, file: f, path: f.path, oldPath, task: this.slices.task }, true);
   }
 
   /** One vault event's bookkeeping, with the file's path as the app reported it. */
@@ -197,7 +195,7 @@ export class ObsidianHost implements VaultHost {
   private onChanged(f: TFile): void {
     this.dropLinks();
     // Behind events still recorded, to keep the app's order.
-    if (this.raw.size > 0) this.raw.record({ kind: 'changed', file: f, path: f.path, oldPath: undefined, task: this.slices.task });
+    if (this.raw.size > 0) this.raw.record('changed', f, f.path, undefined, this.slices.task);
     else this.changed(f.path);
   }
 
@@ -210,7 +208,7 @@ export class ObsidianHost implements VaultHost {
 
   private onResolved(): void {
     this.dropLinks();
-    if (this.raw.size > 0) this.raw.record({ kind: 'resolved', file: null, path: '', oldPath: undefined, task: this.slices.task });
+    if (this.raw.size > 0) this.raw.record('resolved', null, '', undefined, this.slices.task);
     else this.resolved();
   }
 
