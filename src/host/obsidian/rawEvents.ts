@@ -4,22 +4,29 @@
 // (EventSlices.within() says no), each event is only recorded here, with the paths and the app's task as
 // they are at that moment, and handled in order in timer slices; while any wait, every later event waits
 // behind them, so listeners still see the app's order. files() handles them all at once first.
-// An event is recorded as columns (its kind, file, paths and task each pushed onto an array), not as an
-// object: inside the app's task a listener then makes nothing a scavenge must copy, and the record
-// object is made when the event is handled, in a slice of ours.
+// Recording makes no object per event and grows no array by copying: the file and paths go into
+// fixed chunks, the kind and task into typed arrays (outside V8's heap). An object per event, or arrays
+// grown by push (at 100k events each growth a young copy of up to a megabyte), filled the young
+// generation inside the app's task, so its scavenges ran there. The record object is made when the
+// event is handled, in a slice of ours.
 import type { TAbstractFile } from 'obsidian';
 
 export type RawKind = 'create' | 'modify' | 'delete' | 'rename' | 'changed' | 'resolved';
+const KINDS: readonly RawKind[] = ['create', 'modify', 'delete', 'rename', 'changed', 'resolved'];
 
 /** One event as the app reported it: `path` is the file's path then (it may move again before handling). */
 export interface RawEvent { kind: RawKind; file: TAbstractFile | null; path: string; oldPath: string | undefined; task: number }
 
+/** Events per chunk: three references each, 96 KB, an ordinary young object, made once and never grown. */
+const CHUNK = 4096;
+type Refs = (TAbstractFile | string | null | undefined)[];
+
 export class RawEvents {
-  private kinds: RawKind[] = [];
-  private files: (TAbstractFile | null)[] = [];
-  private paths: string[] = [];
-  private oldPaths: (string | undefined)[] = [];
-  private tasks: number[] = [];
+  /** Per event: file, path, old path, CHUNK events to a chunk. */
+  private chunks: Refs[] = [];
+  private kinds = new Uint8Array(CHUNK);
+  private tasks = new Float64Array(CHUNK);
+  private count = 0;
   private head = 0;
   private timer: number | null = null;
   private closed = false;
@@ -27,17 +34,31 @@ export class RawEvents {
   constructor(private readonly o: { clock: () => number; sliceMs: number; handle: (e: RawEvent) => void; emptied: () => void }) {}
 
   get size(): number {
-    return this.kinds.length - this.head;
+    return this.count - this.head;
   }
 
   record(kind: RawKind, file: TAbstractFile | null, path: string, oldPath: string | undefined, task: number): void {
     if (this.closed) return;
-    this.kinds.push(kind);
-    this.files.push(file);
-    this.paths.push(path);
-    this.oldPaths.push(oldPath);
-    this.tasks.push(task);
+    const i = this.count++;
+    if (i === this.kinds.length) this.growColumns();
+    this.kinds[i] = KINDS.indexOf(kind);
+    this.tasks[i] = task;
+    const at = (i % CHUNK) * 3;
+    if (at === 0) this.chunks.push(new Array<TAbstractFile | string | null | undefined>(CHUNK * 3));
+    const c = this.chunks[this.chunks.length - 1];
+    c[at] = file;
+    c[at + 1] = path;
+    c[at + 2] = oldPath;
     this.schedule();
+  }
+
+  private growColumns(): void {
+    const kinds = new Uint8Array(this.kinds.length * 2);
+    kinds.set(this.kinds);
+    this.kinds = kinds;
+    const tasks = new Float64Array(this.tasks.length * 2);
+    tasks.set(this.tasks);
+    this.tasks = tasks;
   }
 
   /** One timer slice of drain(), unless one is already due. */
@@ -47,14 +68,16 @@ export class RawEvents {
 
   /** Handles recorded events in order, until `deadline` (clock) if given. */
   drain(deadline?: number): void {
-    while (this.head < this.kinds.length && !this.closed) {
+    while (this.head < this.count && !this.closed) {
       const i = this.head++;
-      const e: RawEvent = { kind: this.kinds[i], file: this.files[i], path: this.paths[i], oldPath: this.oldPaths[i], task: this.tasks[i] };
-      this.files[i] = null; // the app's file objects are not held once handled
+      const c = this.chunks[Math.floor(i / CHUNK)];
+      const at = (i % CHUNK) * 3;
+      const e: RawEvent = { kind: KINDS[this.kinds[i]], file: c[at] as TAbstractFile | null, path: c[at + 1] as string, oldPath: c[at + 2] as string | undefined, task: this.tasks[i] };
+      c[at] = null; // the app's file objects are not held once handled
       try { this.o.handle(e); } catch { /* one event's failure must not stall the rest */ }
       if (deadline !== undefined && (this.head & 63) === 0 && this.o.clock() >= deadline) break;
     }
-    if (this.head >= this.kinds.length) {
+    if (this.head >= this.count) {
       const had = this.head > 0;
       this.clear();
       if (had && !this.closed) this.o.emptied();
@@ -62,12 +85,11 @@ export class RawEvents {
   }
 
   private clear(): void {
-    this.kinds = [];
-    this.files = [];
-    this.paths = [];
-    this.oldPaths = [];
-    this.tasks = [];
+    this.chunks = [];
+    this.count = 0;
     this.head = 0;
+    // Columns grown for a burst are let go of; the usual few events fit the first size.
+    if (this.kinds.length > CHUNK) { this.kinds = new Uint8Array(CHUNK); this.tasks = new Float64Array(CHUNK); }
   }
 
   close(): void {
