@@ -113,6 +113,18 @@ test('notes indexed while the pieces are written (lists moved, their old regions
   assert.notDeepEqual(await encodeIndex(header, ix), want, 'the next save has the added notes');
 });
 
+test('the snapshot copies a per-note array over a piece a turn: the first touch of its fresh pages spread out, the same file written', async () => {
+  const ix = build(1200);
+  const want = await encodeIndex(header, ix);
+  let turns = 0;
+  // 4 KB pieces: the 38 KB of note hashes take ten turns, the field lengths and the dates several each.
+  const writer = await indexWriterInTurns(header, ix, () => null, undefined, async () => { turns++; await new Promise((r) => setImmediate(r)); }, 4096);
+  assert.ok(turns >= 20, `${turns} turns for the snapshot (a copy per turn, whatever its size, made 7)`);
+  const pieces: Uint8Array[] = [];
+  await writer(async (p) => { pieces.push(p.slice()); });
+  assert.deepEqual(Buffer.concat(pieces), Buffer.from(want));
+});
+
 test('the service writer takes its snapshot a copy per turn, writes the same file, and refuses a note added meanwhile', async () => {
   const ix = build(1200);
   const want = await encodeIndex(header, ix);
