@@ -77,9 +77,10 @@ test('jobs continued in the same loop turn share one budget: the second yields o
   const firstRan = workUntilDue(first, 7);
   assert.ok(firstRan >= 7, 'the first job was told to yield inside its own 7 ms');
   const second = new Slicer(undefined, 1000, 1);
-  const secondRan = workUntilDue(second, 200);
-  // Without the shared budget the second job ran on to its own second (here cut at 200 ms).
-  assert.ok(secondRan < 100, `the second job ran ${secondRan.toFixed(1)} ms in a turn that had already run ${firstRan.toFixed(1)} ms`);
+  const secondRan = workUntilDue(second, 500);
+  // Without the shared budget the second job ran on to its own second (here cut at 500 ms). The bound is
+  // loose so that a machine that stops the test for a while does not fail it.
+  assert.ok(secondRan < 400, `the second job ran ${secondRan.toFixed(1)} ms in a turn that had already run ${firstRan.toFixed(1)} ms`);
   assert.ok(firstRan + secondRan >= TURN_MS - 0.5, `yielded before the turn had run ${TURN_MS} ms: ${(firstRan + secondRan).toFixed(1)}`);
   // A new turn (its check phase passed) has its budget whole again.
   await new Promise((r) => setImmediate(r));
