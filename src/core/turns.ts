@@ -47,6 +47,7 @@ function resumeOne(): void {
   scheduled = false;
   if (head >= waiting.length) return;
   const next = waiting[head++];
+  // The resumed job's slice counts in this turn (its continuation runs before the turn's check phase).
   beginSlice();
   if (head === waiting.length) {
     waiting.length = 0;

@@ -16,7 +16,7 @@ import { PostingCursor } from './postings.js';
 import { varintSize } from '../core/varint.js';
 import { beginSlice, nextTurn, turnSpent } from '../core/turns.js';
 import { PieceWriter, type Put } from '../core/pieceWriter.js';
-import { GROW_PIECE_BYTES } from './arrayGrowth.js';
+import { GROW_PIECE_BYTES, type GrownArray } from './arrayGrowth.js';
 
 /** 3: JSON parts in lines of bounded size (writeSplit); 4: posting lists as varint bytes after a directory. */
 const FORMAT = 4;
@@ -42,7 +42,7 @@ export function slicePause(budgetMs: number): Pause {
   beginSlice();
   return () => {
     if (Date.now() - start <= budgetMs && !turnSpent()) return null;
-    return nextTurn().then(() => { start = Date.now(); beginSlice(); });
+    return nextTurn().then(() => { start = Date.now(); });
   };
 }
 
@@ -97,10 +97,8 @@ function* snapshotSteps(ix: InvertedIndex, top: number, pieceBytes = GROW_PIECE_
   return [live, { mtimes, sizes, hashes, paths, titles, aliases, lengths }];
 }
 
-type Copyable = Uint8Array<ArrayBuffer> | Uint32Array<ArrayBuffer> | Float64Array<ArrayBuffer>;
-
 /** The first `length` items of `src` in a new array, a piece of at most `pieceBytes` per step (a yield after each). */
-function* copyInPieces<A extends Copyable>(src: A, length: number, pieceBytes: number): Generator<void, A, void> {
+function* copyInPieces<A extends GrownArray>(src: A, length: number, pieceBytes: number): Generator<void, A, void> {
   const out = new (src.constructor as new (n: number) => A)(length);
   const piece = Math.max(1, Math.floor(pieceBytes / src.BYTES_PER_ELEMENT));
   for (let at = 0; at < length; at += piece) {

@@ -30,6 +30,5 @@ export class Slicer {
     this.yields++;
     await nextTurn();
     this.started = this.clock();
-    beginSlice();
   }
 }
