@@ -88,7 +88,7 @@ async function run(label: string, vault: string): Promise<void> {
   t = performance.now();
   const g = graph.get();
   const buildMs = performance.now() - t;
-  console.log(`graph build: ${ms(buildMs)}; ${g.out.size} sources, ${g.edgeCount()} edges, ${g.unresolved.size} with dangling links; heap +${mb(heap() - before)}`);
+  console.log(`graph build: ${ms(buildMs)}; ${g.sources().length} sources, ${g.edgeCount()} edges, ${g.unresolvedSources().length} with dangling links; heap +${mb(heap() - before)}`);
   const tasks = new TaskService(host);
   const tb = heap();
   t = performance.now();
@@ -100,7 +100,7 @@ async function run(label: string, vault: string): Promise<void> {
   const caller: Caller = { keyId: 'bench', keyName: 'bench', scope: 'read', root: '', disabledFamilies: [] };
   const tools = allTools();
   // Sample start notes from the most-linked half so answers are not trivially empty.
-  const targets = [...g.in.entries()].filter(([p]) => p.endsWith('.md')).sort((a, b) => b[1].size - a[1].size).slice(0, 2000).map(([p]) => p);
+  const targets = g.linkedTargets().filter((p) => p.endsWith('.md')).map((p) => [p, g.incoming(p).size] as const).sort((a, b) => b[1] - a[1]).slice(0, 2000).map(([p]) => p);
   let seed = 7;
   const pick = () => targets[(seed = (seed * 48271) % 2147483647) % targets.length];
   const lat = async (label: string, args: () => Record<string, unknown>) => {

@@ -50,11 +50,7 @@ export function viewOf(ctx: ToolContext): View {
     backlinks: (p) => filt(graph.incoming(p)),
     outlinks: (p) => filt(graph.outgoing(p)),
     neighbours: (p) => graph.neighbours(p).filter(visible),
-    isolated: (p) => {
-      for (const q of graph.incoming(p).keys()) if (visible(q)) return false;
-      for (const q of graph.outgoing(p).keys()) if (visible(q)) return false;
-      return true;
-    },
+    isolated: (p) => !graph.someIncoming(p, visible) && !graph.someOutgoing(p, visible),
     refs: (p, onlyTo) => refsOf(ctx.deps.host, p, vault.metadata(p), scoped?.resolver, onlyTo).map((r) => (r.target && !visible(r.target) ? { ...r, target: null } : r)),
   };
 }

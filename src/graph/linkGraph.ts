@@ -1,9 +1,11 @@
-// The link graph as adjacency maps, built from the host's `resolvedLinks` / `unresolvedLinks` (the
-// shape of Obsidian's metadataCache). Self-links (`[[#Heading]]`, a note linking itself) are kept in
+// The link graph, built from the host's `resolvedLinks` / `unresolvedLinks` (the shape of Obsidian's
+// metadataCache). Self-links (`[[#Heading]]`, a note linking itself) are kept in
 // the raw rows but never count as an edge: a note is not its own backlink, neighbour or cure for
 // being an orphan. Row updates are incremental; a full rebuild is a pass over every row.
 
 import type { LinkRowMap } from '../host/port.js';
+import { ChunkedInts } from '../core/chunkedInts.js';
+import { ShardedMap } from '../core/shardedMap.js';
 
 export type LinkRows = Record<string, Record<string, number>>;
 
@@ -16,77 +18,221 @@ export function rowMapOf(rows: LinkRows): LinkRowMap {
   };
 }
 
+/**
+ * The graph with notes as integer ids and edges in flat integer lists: at 100k notes and 570k links,
+ * a pair of Maps per note (source → targets, target → sources) was 76 MB of small objects, every one
+ * rebuilt after a vault-wide move and copied by the collections that followed; these lists with their
+ * id map are 27 MB. Rows set while building are appended to the base lists; `finish` adds their reverse
+ * (sources by target). A row replaced after that is kept apart (`replaced`, with its own reverse) and
+ * hides its base row; once that part is large (`worn`) the service builds afresh.
+ */
 export class LinkGraph {
-  /** source → target → link count (self-links excluded). */
-  readonly out = new Map<string, Map<string, number>>();
-  /** target → source → link count (self-links excluded). */
-  readonly in = new Map<string, Map<string, number>>();
-  /** source → unresolved link text → count. */
-  readonly unresolved = new Map<string, Map<string, number>>();
+  private readonly ids = new ShardedMap<number>();
+  private readonly names: string[] = [];
+  /** Base rows: id s links to targets.get(k) (count counts.get(k)) for k in [rowFrom(s), rowFrom(s) + rowLen(s)). */
+  private readonly rowFrom = new ChunkedInts();
+  private readonly rowLen = new ChunkedInts();
+  private readonly targets = new ChunkedInts();
+  private readonly counts = new ChunkedInts();
+  /** The base rows' reverse, once finished: sources of id t are inSrc.get(k) for k in [inFrom(t), inFrom(t + 1)). */
+  private inFrom = new Int32Array(1);
+  private readonly inSrc = new ChunkedInts();
+  private readonly inCount = new ChunkedInts();
+  /** Rows set after the base rows were finished (or a second time while building): id → [target, count, …]. */
+  private readonly replaced = new Map<number, number[]>();
+  /** Their reverse: target id → source id → count. */
+  private readonly replacedIn = new Map<number, Map<number, number>>();
+  /** Per source id, its unresolved links as [text, count, …] (absent when none). */
+  private readonly dangling: ((string | number)[] | undefined)[] = [];
+  private edges = 0;
+  private building = true;
+  private finishing: Generator<void, void, void> | null = null;
 
   static build(resolved: LinkRows, unresolved: LinkRows): LinkGraph {
     const g = new LinkGraph();
     for (const source in resolved) g.setRow(source, resolved[source], unresolved[source]);
     for (const source in unresolved) if (!(source in resolved)) g.setRow(source, undefined, unresolved[source]);
+    g.finishNow();
     return g;
+  }
+
+  private idOf(path: string): number {
+    let id = this.ids.get(path);
+    if (id === undefined) { id = this.names.length; this.names.push(path); this.dangling.push(undefined); this.ids.set(path, id); }
+    return id;
   }
 
   /** Replaces one source's outgoing row (undefined = the source has none / is gone). */
   setRow(source: string, targets: Record<string, number> | undefined, dangling: Record<string, number> | undefined): void {
-    const old = this.out.get(source);
-    if (old) {
-      for (const t of old.keys()) {
-        const back = this.in.get(t);
-        if (!back) continue;
-        back.delete(source);
-        if (!back.size) this.in.delete(t);
+    const s = this.idOf(source);
+    if (this.building && !this.replaced.has(s) && this.rowLen.get(s) === 0) {
+      // Appended straight to the base lists: no row object for the thousands of rows of a build.
+      const from = this.targets.length;
+      if (targets) for (const t in targets) { const n = targets[t]; if (t !== source && n > 0) { this.targets.push(this.idOf(t)); this.counts.push(n); } }
+      this.rowFrom.set(s, from);
+      this.rowLen.set(s, this.targets.length - from);
+      this.edges += this.targets.length - from;
+    } else {
+      const row: number[] = [];
+      if (targets) for (const t in targets) { const n = targets[t]; if (t !== source && n > 0) row.push(this.idOf(t), n); }
+      this.unlinkReplaced(s);
+      this.edges += row.length / 2 - this.rowLength(s);
+      this.replaced.set(s, row);
+      for (let i = 0; i < row.length; i += 2) {
+        let back = this.replacedIn.get(row[i]);
+        if (!back) { back = new Map(); this.replacedIn.set(row[i], back); }
+        back.set(s, row[i + 1]);
       }
-      this.out.delete(source);
     }
-    if (targets) {
-      let row: Map<string, number> | null = null;
-      for (const t in targets) {
-        const n = targets[t];
-        if (t === source || !(n > 0)) continue;
-        row ??= new Map();
-        row.set(t, n);
-        let back = this.in.get(t);
-        if (!back) { back = new Map(); this.in.set(t, back); }
-        back.set(source, n);
+    let u: (string | number)[] | undefined;
+    if (dangling) for (const k in dangling) if (dangling[k] > 0) (u ??= []).push(k, dangling[k]);
+    this.dangling[s] = u;
+  }
+
+  private rowLength(s: number): number {
+    const r = this.replaced.get(s);
+    return r ? r.length / 2 : this.rowLen.get(s);
+  }
+
+  private unlinkReplaced(s: number): void {
+    const old = this.replaced.get(s);
+    if (!old) return;
+    for (let i = 0; i < old.length; i += 2) {
+      const back = this.replacedIn.get(old[i]);
+      if (!back) continue;
+      back.delete(s);
+      if (!back.size) this.replacedIn.delete(old[i]);
+    }
+  }
+
+  /** The reverse of the base rows, a step at a time (the service runs it in slices); rows set from
+   *  then on are kept apart. Queries finish it at once when it has not been. */
+  finish(): Generator<void, void, void> {
+    if (this.building) this.finishing = this.reverse();
+    return this.finishing ?? [][Symbol.iterator]() as Generator<void, void, void>;
+  }
+
+  private *reverse(): Generator<void, void, void> {
+    this.building = false;
+    const n = this.names.length;
+    const from = new Int32Array(n + 1);
+    let work = 0;
+    for (let s = 0; s < n; s++) {
+      const a = this.rowFrom.get(s), b = a + this.rowLen.get(s);
+      for (let k = a; k < b; k++) from[this.targets.get(k) + 1]++;
+      if ((work += b - a + 1) > STEP) { work = 0; yield; }
+    }
+    for (let t = 0; t < n; t++) from[t + 1] += from[t];
+    const at = from.slice(0, n);
+    for (let s = 0; s < n; s++) {
+      const a = this.rowFrom.get(s), b = a + this.rowLen.get(s);
+      for (let k = a; k < b; k++) { const i = at[this.targets.get(k)]++; this.inSrc.set(i, s); this.inCount.set(i, this.counts.get(k)); }
+      if ((work += b - a + 1) > STEP) { work = 0; yield; }
+    }
+    this.inFrom = from;
+    this.finishing = null;
+  }
+
+  private finishNow(): void {
+    if (!this.building && !this.finishing) return;
+    const steps = this.finish();
+    while (!steps.next().done) { /* at once */ }
+  }
+
+  /** Calls fn(target, count) for each link of `path` (self excluded) until it returns true; true if it did. */
+  someOutgoing(path: string, fn: (target: string, count: number) => boolean | void): boolean {
+    const s = this.ids.get(path);
+    if (s === undefined) return false;
+    const r = this.replaced.get(s);
+    if (r) {
+      for (let i = 0; i < r.length; i += 2) if (fn(this.names[r[i]], r[i + 1])) return true;
+      return false;
+    }
+    const a = this.rowFrom.get(s), b = a + this.rowLen.get(s);
+    for (let k = a; k < b; k++) if (fn(this.names[this.targets.get(k)], this.counts.get(k))) return true;
+    return false;
+  }
+
+  /** Calls fn(source, count) for each note linking to `path` (self excluded) until it returns true; true if it did. */
+  someIncoming(path: string, fn: (source: string, count: number) => boolean | void): boolean {
+    const t = this.ids.get(path);
+    if (t === undefined) return false;
+    this.finishNow();
+    if (t + 1 < this.inFrom.length) {
+      const masked = this.replaced.size > 0;
+      for (let k = this.inFrom[t], e = this.inFrom[t + 1]; k < e; k++) {
+        const s = this.inSrc.get(k);
+        if (masked && this.replaced.has(s)) continue;
+        if (fn(this.names[s], this.inCount.get(k))) return true;
       }
-      if (row) this.out.set(source, row);
     }
-    this.unresolved.delete(source);
-    if (dangling) {
-      const u = new Map<string, number>();
-      for (const k in dangling) if (dangling[k] > 0) u.set(k, dangling[k]);
-      if (u.size) this.unresolved.set(source, u);
-    }
+    const extra = this.replacedIn.get(t);
+    if (extra) for (const [s, c] of extra) if (fn(this.names[s], c)) return true;
+    return false;
   }
 
   outgoing(path: string): ReadonlyMap<string, number> {
-    return this.out.get(path) ?? EMPTY;
+    const m = new Map<string, number>();
+    this.someOutgoing(path, (t, c) => { m.set(t, c); });
+    return m;
   }
 
   incoming(path: string): ReadonlyMap<string, number> {
-    return this.in.get(path) ?? EMPTY;
+    const m = new Map<string, number>();
+    this.someIncoming(path, (s, c) => { m.set(s, c); });
+    return m;
   }
 
   /** Undirected neighbours (notes linking to or linked from `path`). */
   neighbours(path: string): string[] {
-    const s = new Set<string>(this.outgoing(path).keys());
-    for (const k of this.incoming(path).keys()) s.add(k);
+    const s = new Set<string>();
+    this.someOutgoing(path, (t) => { s.add(t); });
+    this.someIncoming(path, (q) => { s.add(q); });
     return [...s];
   }
 
+  /** Notes with at least one link (self excluded). */
+  sources(): string[] {
+    return this.names.filter((p, s) => this.rowLength(s) > 0);
+  }
+
+  /** Notes and files at least one note links to. */
+  linkedTargets(): string[] {
+    return this.names.filter((p) => this.someIncoming(p, () => true));
+  }
+
+  /** A note's unresolved links: link text → count. */
+  unresolvedOf(path: string): ReadonlyMap<string, number> {
+    const s = this.ids.get(path);
+    const u = s === undefined ? undefined : this.dangling[s];
+    const m = new Map<string, number>();
+    if (u) for (let i = 0; i < u.length; i += 2) m.set(u[i] as string, u[i + 1] as number);
+    return m;
+  }
+
+  hasUnresolved(path: string): boolean {
+    const s = this.ids.get(path);
+    return s !== undefined && this.dangling[s] !== undefined;
+  }
+
+  /** Notes with unresolved links. */
+  unresolvedSources(): string[] {
+    return this.names.filter((p, s) => this.dangling[s] !== undefined);
+  }
+
   edgeCount(): number {
-    let n = 0;
-    for (const row of this.out.values()) n += row.size;
-    return n;
+    return this.edges;
+  }
+
+  /** So many rows were set after the build that a fresh build would be smaller (a replaced row is a
+   *  JS array plus a Map entry per link, and its base row stays in the lists). */
+  worn(): boolean {
+    return this.replaced.size > Math.max(4096, this.names.length >> 2);
   }
 }
 
-const EMPTY: ReadonlyMap<string, number> = new Map();
+/** Base edges handled per step of `finish`. */
+const STEP = 32_768;
 
 export interface BfsNode { path: string; distance: number; via: string | null }
 

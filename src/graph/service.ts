@@ -142,6 +142,7 @@ export class GraphService {
   /** The current graph, bringing it up to date first. */
   get(): LinkGraph {
     if (!this.unsubscribe) this.start();
+    if (this.graph?.worn()) this.full = true;
     if (this.structural && this.graph && !this.full && this.host.linkRowsReplaced) {
       this.applyChangedRows(this.graph);
       return this.graph;
@@ -198,6 +199,7 @@ export class GraphService {
     // (get() would then redo it synchronously, as before).
     for (let pass = 0; pass < 4; pass++) {
       const slicer = new Slicer(this.clock);
+      if (this.graph?.worn()) this.full = true;
       if (this.structural && this.graph && !this.full && this.host.linkRowsReplaced) { this.applyChangedRows(this.graph); continue; }
       if (this.full || this.structural || !this.graph) {
         this.full = false;
@@ -211,6 +213,7 @@ export class GraphService {
         const g = new LinkGraph();
         for (const source of resolved.keys()) { g.setRow(source, resolved.get(source), unresolved.get(source)); if (slicer.due()) await slicer.pause(); }
         for (const source of unresolved.keys()) { if (resolved.get(source) === undefined) g.setRow(source, undefined, unresolved.get(source)); if (slicer.due()) await slicer.pause(); }
+        for (const steps = g.finish(); !steps.next().done;) if (slicer.due()) await slicer.pause();
         this.installBuilt(g, resolved, unresolved, this.clock() - t0);
         continue;
       }
@@ -257,6 +260,7 @@ export class GraphService {
     if (this.version !== version || this.full || this.structural || this.dirtyRows.size) return; // changed meanwhile: scoped() builds it
     const g = new LinkGraph();
     for (const source in resolved) { g.setRow(source, resolved[source], unresolved[source]); if (slicer.due()) await slicer.pause(); }
+    for (const steps = g.finish(); !steps.next().done;) if (slicer.due()) await slicer.pause();
     if (this.version !== version) return;
     if (this.scopedCache.size > 32) this.scopedCache.clear();
     this.scopedCache.set(root, { version, graph: g, resolver });

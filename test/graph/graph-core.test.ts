@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { LinkGraph, bfs } from '../../src/graph/linkGraph.js';
+import { adjacency } from '../helpers/graphDump.js';
 import { ShardedMap } from '../../src/core/shardedMap.js';
 import { diffState, pairMoves, parseCursor, parseFeedParts, feedText, retain, type ChangeEvent } from '../../src/changes/feed.js';
 import { scopeEvent } from '../../src/changes/feed.js';
@@ -13,7 +14,7 @@ test('LinkGraph: in/out maps, self-links ignored, unresolved kept', () => {
   assert.deepEqual([...g.incoming('b')], [['a', 2]]);
   assert.deepEqual([...g.incoming('a')], []);
   assert.deepEqual(g.neighbours('b').sort(), ['a', 'c']);
-  assert.equal(g.unresolved.get('a')?.get('Missing'), 1);
+  assert.equal(g.unresolvedOf('a').get('Missing'), 1);
   assert.equal(g.edgeCount(), 2);
 });
 
@@ -21,12 +22,11 @@ test('LinkGraph: setRow replaces a row and its reverse edges', () => {
   const g = LinkGraph.build({ a: { b: 1, c: 1 } }, {});
   g.setRow('a', { c: 3 }, { X: 1 });
   assert.deepEqual([...g.incoming('b')], []);
-  assert.equal(g.in.has('b'), false);
+  assert.equal(g.linkedTargets().includes('b'), false);
   assert.deepEqual([...g.incoming('c')], [['a', 3]]);
   g.setRow('a', undefined, undefined);
-  assert.equal(g.out.size, 0);
-  assert.equal(g.in.size, 0);
-  assert.equal(g.unresolved.size, 0);
+  assert.deepEqual(adjacency(g), { out: {}, in: {}, unresolved: {} });
+  assert.equal(g.edgeCount(), 0);
 });
 
 test('property: incremental setRow equals a full build', () => {
@@ -37,9 +37,89 @@ test('property: incremental setRow equals a full build', () => {
     const state: Record<string, Record<string, number>> = { ...init };
     for (const [s, r] of updates) { g.setRow(s, r, undefined); state[s] = r; }
     const fresh = LinkGraph.build(state, {});
-    const dump = (x: LinkGraph) => JSON.stringify([[...x.out].map(([k, v]) => [k, [...v].sort()]).sort(), [...x.in].map(([k, v]) => [k, [...v].sort()]).sort()]);
-    assert.equal(dump(g), dump(fresh));
+    assert.deepEqual(adjacency(g), adjacency(fresh));
+    assert.equal(g.edgeCount(), fresh.edgeCount());
   }));
+});
+
+type Row = Record<string, number> | undefined;
+/** What a graph of these rows must hold, from plain maps: self-links and counts below 1 dropped. */
+function expected(rows: Map<string, { r: Row; u: Row }>) {
+  const out: Record<string, Record<string, number>> = {};
+  const inn: Record<string, Record<string, number>> = {};
+  const unresolved: Record<string, Record<string, number>> = {};
+  for (const [s, { r, u }] of [...rows].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    for (const [t, n] of Object.entries(r ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
+      if (t === s || !(n > 0)) continue;
+      (out[s] ??= {})[t] = n;
+      (inn[t] ??= {})[s] = n;
+    }
+    for (const [k, n] of Object.entries(u ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) if (n > 0) (unresolved[s] ??= {})[k] = n;
+  }
+  const sortKeys = (o: Record<string, Record<string, number>>) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)))]));
+  const edges = Object.values(out).reduce((n, m) => n + Object.keys(m).length, 0);
+  return { adjacency: { out: sortKeys(out), in: sortKeys(inn), unresolved: sortKeys(unresolved) }, edges };
+}
+
+test('property: rows set while building, again, after queries and deleted equal plain maps of the last rows', () => {
+  const names = ['a', 'b', 'c', 'd', 'e'];
+  const row = fc.option(fc.dictionary(fc.constantFrom(...names), fc.integer({ min: 0, max: 3 })), { nil: undefined });
+  const dangling = fc.option(fc.dictionary(fc.constantFrom('X', 'Y'), fc.integer({ min: 0, max: 2 })), { nil: undefined });
+  const op = fc.oneof(
+    fc.record({ kind: fc.constant('set' as const), s: fc.constantFrom(...names), r: row, u: dangling }),
+    fc.record({ kind: fc.constant('query' as const), p: fc.constantFrom(...names) }),
+  );
+  fc.assert(fc.property(fc.array(op, { maxLength: 30 }), (ops) => {
+    const g = new LinkGraph();
+    const rows = new Map<string, { r: Row; u: Row }>();
+    for (const o of ops) {
+      if (o.kind === 'set') { g.setRow(o.s, o.r, o.u); rows.set(o.s, { r: o.r, u: o.u }); continue; }
+      const want = expected(rows).adjacency;
+      assert.deepEqual(Object.fromEntries(g.incoming(o.p)), want.in[o.p] ?? {});
+      assert.deepEqual(Object.fromEntries(g.outgoing(o.p)), want.out[o.p] ?? {});
+    }
+    const want = expected(rows);
+    assert.deepEqual(adjacency(g), want.adjacency);
+    assert.equal(g.edgeCount(), want.edges);
+  }));
+});
+
+test('a graph over many chunks, its reverse built in steps, equals plain maps; later rows are kept apart', () => {
+  let seed = 11;
+  const rnd = (n: number) => (seed = (seed * 48271) % 2147483647) % n;
+  const n = 20_000;
+  const rows = new Map<string, { r: Row; u: Row }>();
+  const g = new LinkGraph();
+  for (let i = 0; i < n; i++) {
+    const r: Record<string, number> = {};
+    for (let k = 0; k < 4; k++) r[`N${rnd(n)}.md`] = 1 + rnd(3);
+    const u = i % 7 ? undefined : { [`Missing ${i}`]: 1 };
+    g.setRow(`N${i}.md`, r, u);
+    rows.set(`N${i}.md`, { r, u });
+  }
+  let steps = 0;
+  for (const st = g.finish(); !st.next().done;) steps++;
+  assert.ok(steps >= 2, `the reverse took ${steps} steps`);
+  for (let i = 0; i < 500; i++) {
+    const s = `N${rnd(n)}.md`;
+    const r = i % 5 ? { [`N${rnd(n)}.md`]: 2, [`New ${i}.md`]: 1 } : undefined;
+    g.setRow(s, r, undefined);
+    rows.set(s, { r, u: undefined });
+  }
+  const want = expected(rows);
+  assert.deepEqual(adjacency(g), want.adjacency);
+  assert.equal(g.edgeCount(), want.edges);
+});
+
+test('a graph with more rows replaced than a quarter of its notes (and over 4,096) asks for a rebuild', () => {
+  const rows: Record<string, Record<string, number>> = {};
+  for (let i = 0; i < 20_000; i++) rows[`N${i}.md`] = { [`N${(i + 1) % 20_000}.md`]: 1 };
+  const g = LinkGraph.build(rows, {});
+  for (let i = 0; i < 5_000; i++) g.setRow(`N${i}.md`, { 'N0.md': 1 }, undefined);
+  assert.equal(g.worn(), false, '5,000 of 20,000');
+  g.setRow('N5000.md', { 'N0.md': 1 }, undefined);
+  assert.equal(g.worn(), true, '5,001 of 20,000');
+  assert.equal(g.incoming('N0.md').size, 5_001);
 });
 
 test('bfs: distances, deterministic via, stopAt, accept', () => {

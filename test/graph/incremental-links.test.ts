@@ -14,6 +14,7 @@ import { linkNameKeys, nameKeyOf, resolveLinkpath, LinkIndex } from '../../src/c
 import { extractArchive, tempDir } from '../helpers/vault.js';
 import { GraphService } from '../../src/graph/service.js';
 import { LinkGraph } from '../../src/graph/linkGraph.js';
+import { adjacency } from '../helpers/graphDump.js';
 import { sharedFixture } from '../helpers/paths.js';
 
 const FOLDERS = ['', 'a', 'a/b', 'c'];
@@ -49,11 +50,6 @@ async function apply(host: NodeHost, o: Op): Promise<void> {
 }
 
 const snapshot = (h: NodeHost) => structuredClone({ resolved: h.resolvedLinks(), unresolved: h.unresolvedLinks() });
-/** A LinkGraph as plain sorted data, to compare the service's incremental graph with a fresh build. */
-const adjacency = (g: LinkGraph) => {
-  const dump = (m: Map<string, Map<string, number>>) => Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, Object.fromEntries([...v].sort(([a], [b]) => (a < b ? -1 : 1)))]));
-  return { out: dump(g.out), in: dump(g.in), unresolved: dump(g.unresolved) };
-};
 
 test('linkNameKeys covers every file a resolution can land on', () => {
   const paths = FOLDERS.flatMap((f) => NAMES.map((n) => (f ? `${f}/${n}` : n)));

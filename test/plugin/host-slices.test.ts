@@ -90,8 +90,8 @@ for (const [label, clock] of [['', undefined], [' (events applied and delivered 
   assert.ok(!host.files().some((x) => x.path.startsWith('G/')));
 });
 
-const edges = (g: LinkGraph) => [...g.out].flatMap(([s, m]) => [...m].map(([t, n]) => `${s}>${t}:${n}`)).sort();
-const dangling = (g: LinkGraph) => [...g.unresolved].flatMap(([s, m]) => [...m].map(([t, n]) => `${s}>${t}:${n}`)).sort();
+const edges = (g: LinkGraph) => g.sources().flatMap((s) => [...g.outgoing(s)].map(([t, n]) => `${s}>${t}:${n}`)).sort();
+const dangling = (g: LinkGraph) => g.unresolvedSources().flatMap((s) => [...g.unresolvedOf(s)].map(([t, n]) => `${s}>${t}:${n}`)).sort();
 
 test('GraphService.prepare builds in slices that yield, and its graph equals a synchronous full build', async () => {
   const { app, host } = hostOn(vaultOf(800));
@@ -129,8 +129,13 @@ test('GraphService.prepare builds in slices that yield, and its graph equals a s
   await svc.prepare('F3');
   const scoped = svc.scoped('F3');
   assert.equal(svc.scoped('F3'), scoped, 'cached');
-  assert.ok([...scoped.graph.out.keys()].every((p) => p.startsWith('F3/')));
-  assert.ok([...scoped.graph.out.values()].every((m) => [...m.keys()].every((p) => p.startsWith('F3/'))));
+  // Every link of an F3 note leads out of F3 (vaultOf): inside the view none resolves, all dangle.
+  assert.equal(scoped.graph.edgeCount(), 0);
+  assert.deepEqual(scoped.graph.sources(), []);
+  const f3 = scoped.graph.unresolvedSources();
+  assert.equal(f3.length, 161, 'its 160 notes and the one renamed into it');
+  assert.ok(f3.every((p) => p.startsWith('F3/')));
+  assert.equal(scoped.graph.unresolvedOf('F3/N3.md').get('N21'), 1);
 });
 
 test('the app\'s link maps are copied in slices for the graph; a copy overtaken by a change is used once, not kept', async () => {

@@ -150,7 +150,7 @@ export const getBrokenLinks = defineTool({
     let notes = 0;
     for (const f of ctx.vault.notes(folder).sort(byPath)) {
       // Without confinement only notes with unresolved links can have broken ones.
-      if (!confined && !view.graph.unresolved.has(f.path)) continue;
+      if (!confined && !view.graph.hasUnresolved(f.path)) continue;
       const broken = view.refs(f.path).filter((r) => r.target === null);
       if (broken.length) notes++;
       broken.forEach((r, i) => rows.push({ source: f.path, i, r }));

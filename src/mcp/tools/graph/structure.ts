@@ -53,11 +53,11 @@ export const findOrphans = defineTool({
 /** Visible targets ranked by distinct linking notes, then links (get_most_linked, the vault guide's digest). */
 export function mostLinked(view: ReturnType<typeof viewOf>, folder: string | undefined, attachments: boolean) {
   const rows: { path: string; backlinks: number; links: number }[] = [];
-  for (const [target, sources] of view.graph.in) {
+  for (const target of view.graph.linkedTargets()) {
     if (!view.visible(target) || !inFolder(target, folder)) continue;
     if (!attachments && !isNotePath(target)) continue;
     let n = 0, links = 0;
-    for (const [s, c] of sources) if (view.visible(s)) { n++; links += c; }
+    view.graph.someIncoming(target, (s, c) => { if (view.visible(s)) { n++; links += c; } });
     if (n) rows.push({ path: target, backlinks: n, links });
   }
   return rows.sort((a, b) => b.backlinks - a.backlinks || b.links - a.links || (a.path < b.path ? -1 : 1));
