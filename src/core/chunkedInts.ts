@@ -21,6 +21,14 @@ export class ChunkedInts {
     return i < this.length ? this.chunks[i >>> SHIFT][i & MASK] : 0;
   }
 
+  /** Adds one chunk when fewer than n entries have room; false when they all have. A list about to be
+   *  filled out of order is readied this way a chunk per step, not all at once by its first far write. */
+  reserveChunk(n: number): boolean {
+    if (this.chunks.length * SIZE >= n) return false;
+    this.chunks.push(new Int32Array(SIZE));
+    return true;
+  }
+
   /** Writes entry i, growing the list to i + 1 entries when it is shorter (new entries read 0). */
   set(i: number, v: number): void {
     while (i >>> SHIFT >= this.chunks.length) this.chunks.push(new Int32Array(SIZE));

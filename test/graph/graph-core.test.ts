@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { LinkGraph, bfs } from '../../src/graph/linkGraph.js';
 import { adjacency } from '../helpers/graphDump.js';
+import { ChunkedInts } from '../../src/core/chunkedInts.js';
 import { ShardedMap } from '../../src/core/shardedMap.js';
 import { diffState, pairMoves, parseCursor, parseFeedParts, feedText, retain, type ChangeEvent } from '../../src/changes/feed.js';
 import { scopeEvent } from '../../src/changes/feed.js';
@@ -180,4 +181,17 @@ test('scopeEvent: moves across a key root become creations or deletions', () => 
   assert.equal(scopeEvent(mv('out/a.md', 'out/b.md'), vis), null);
   assert.equal(scopeEvent({ n: 1, t: 1, kind: 'gap', by: 'server' }, vis)!.kind, 'gap');
   assert.equal(scopeEvent({ n: 1, t: 1, kind: 'created', path: 'out/x.md', by: 'human' }, vis), null);
+});
+
+test('a list filled out of order is readied a chunk per call', () => {
+  const list = new ChunkedInts();
+  let calls = 0;
+  while (list.reserveChunk(100_000)) calls++;
+  assert.equal(calls, 4, '100,000 entries take four chunks of 32,768');
+  assert.equal(list.length, 0);
+  list.set(99_999, 7);
+  assert.equal(list.get(99_999), 7);
+  assert.equal(list.get(5), 0);
+  assert.equal(list.length, 100_000);
+  assert.equal(list.reserveChunk(100_000), false);
 });
