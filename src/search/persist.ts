@@ -201,32 +201,42 @@ async function writeIndex(header: unknown, ix: InvertedIndex, top: number, live:
   // The directory in megabyte copies, each flush a task of its own.
   await out.bytes(new Uint8Array(dir.buffer, 0, dirWords * 4));
   if (out.length - wordsAt !== words * 4) throw new Error(`index encoding wrote ${(out.length - wordsAt) / 4} of ${words} words`);
+  // A note indexed while the save waits may move the list being written (its old region can be handed
+  // out again): it is then read anew up to where the save was. Where it stayed, the cursor goes on.
+  const list = { slot: 0, chunk: 0, bytes: c.bytes, from: 0, read: 0 };
+  const open = (slot: number) => {
+    store.open(slot, c);
+    list.slot = slot;
+    list.chunk = store.chunk[slot];
+    list.bytes = c.bytes;
+    list.from = c.at;
+  };
+  const resume = () => {
+    const { slot, chunk, bytes, from, read } = list;
+    if (store.chunk[slot] === chunk && store.chunks[chunk] === bytes && store.off[slot] === from) return;
+    open(slot);
+    for (let k = 0; k < read; k++) c.next();
+  };
   for (let ti = 0, w = 0; ti < termIds.length; ti++) {
     const id = termIds[ti];
     for (let nFields = dir[w++]; nFields > 0; nFields--, w += 4) {
       const end = out.length + dir[w + 2];
-      const slot = id * NF + dir[w];
-      store.open(slot, c);
+      open(id * NF + dir[w]);
+      list.read = 0;
       let prev = 0;
-      let read = 0;
       while (c.next()) {
-        read++;
+        list.read++;
+        // A list of a word in most notes is 100k postings or more: a pause offered inside it too.
+        if ((++work & (WORK - 1)) === 0) { const wait = pause(); if (wait) { await wait; resume(); } }
         if (c.doc >= top || !live[c.doc]) continue;
         const d = dense[c.doc];
         const wait = out.room(16);
-        if (wait) {
-          await wait;
-          // A note indexed while the piece was written may have moved the list (its old region can be
-          // handed out again): read it anew up to here. What was there keeps its bytes until a vacuum.
-          store.open(slot, c);
-          for (let k = 0; k < read; k++) c.next();
-        }
+        if (wait) { await wait; resume(); }
         out.varint(d - prev);
         out.varint(c.tf);
         prev = d;
       }
       if (out.length !== end) throw new Error('a posting list changed during the save');
-      work += dir[w + 1];
     }
     if ((work += 8) > WORK) { work = 0; const wait = pause(); if (wait) await wait; }
   }

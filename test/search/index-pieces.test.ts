@@ -113,6 +113,27 @@ test('notes indexed while the pieces are written (lists moved, their old regions
   assert.notDeepEqual(await encodeIndex(header, ix), want, 'the next save has the added notes');
 });
 
+test('a posting list of a word in most notes is written with pauses offered inside it, the same file written', async () => {
+  // 50,000 notes with "alpha": its list is about 100 KB; every other term (the titles) has a note or two.
+  const ix = new InvertedIndex();
+  for (let i = 0; i < 50_000; i++) ix.add(buildDoc(`n/${i}.md`, 'alpha', null), analyzer);
+  const want = await encodeIndex(header, ix);
+  const listsAt = want.length - ix.store.used;
+  let written = 0;
+  let lastOffer = -1;
+  let widest = 0;
+  const pieces: Uint8Array[] = [];
+  const pause = () => {
+    if (written > listsAt) { if (lastOffer >= 0) widest = Math.max(widest, written - lastOffer); lastOffer = written; }
+    return null;
+  };
+  await indexWriter(header, ix, pause, 128)(async (p) => { pieces.push(p.slice()); written += p.length; });
+  assert.deepEqual(Buffer.concat(pieces), Buffer.from(want));
+  // A pause is offered every 16,384 postings (two bytes each here); without offers inside a list, the
+  // whole of alpha's lay between two (103 KB).
+  assert.ok(widest > 0 && widest < 40_000, `${widest} list bytes between two pause offers`);
+});
+
 test('the snapshot copies a per-note array over a piece a turn: the first touch of its fresh pages spread out, the same file written', async () => {
   const ix = build(1200);
   const want = await encodeIndex(header, ix);
