@@ -109,7 +109,7 @@ export class LinkGraph {
    *  then on are kept apart. Queries finish it at once when it has not been. */
   finish(): Generator<void, void, void> {
     if (this.building) this.finishing = this.reverse();
-    return this.finishing ?? [][Symbol.iterator]() as Generator<void, void, void>;
+    return this.finishing ?? nothing();
   }
 
   private *reverse(): Generator<void, void, void> {
@@ -159,7 +159,10 @@ export class LinkGraph {
   /** Calls fn(source, count) for each note linking to `path` (self excluded) until it returns true; true if it did. */
   someIncoming(path: string, fn: (source: string, count: number) => boolean | void): boolean {
     const t = this.ids.get(path);
-    if (t === undefined) return false;
+    return t !== undefined && this.someIncomingOf(t, fn);
+  }
+
+  private someIncomingOf(t: number, fn: (source: string, count: number) => boolean | void): boolean {
     this.finishNow();
     if (t + 1 < this.inFrom.length) {
       const masked = this.replaced.size > 0;
@@ -201,7 +204,7 @@ export class LinkGraph {
 
   /** Notes and files at least one note links to. */
   linkedTargets(): string[] {
-    return this.names.filter((p) => this.someIncoming(p, () => true));
+    return this.names.filter((p, t) => this.someIncomingOf(t, () => true));
   }
 
   /** A note's unresolved links: link text → count. */
@@ -233,6 +236,8 @@ export class LinkGraph {
     return this.replaced.size > Math.max(4096, this.names.length >> 2);
   }
 }
+
+function* nothing(): Generator<void, void, void> { /* a finished graph has no steps left */ }
 
 /** Base edges handled per step of `finish`. */
 const STEP = 32_768;
