@@ -1,6 +1,5 @@
-// The keyword index as a living service: built from the host's notes, kept fresh from host events
-// (batched, debounced, in slices that yield), persisted in the data folder, and queried by
-// keyword_search and hybrid_search (as a KeywordRanker, see types.ts).
+// The keyword index as a living service: built from the host's notes, kept fresh from host events (batched,
+// debounced, in slices that yield), persisted in the data folder, queried by keyword_search and hybrid_search (types.ts).
 //
 // Persistence: `keyword-index.bin` = one header line (schema, analyzer signature, per-note mtime,
 // size, hash, skipped notes) + the index in the compact form of persist.ts. On start it loads, serves at once, and reconciles
@@ -250,6 +249,7 @@ export class KeywordService implements KeywordRanker {
     if (this.ix.needsVacuum() && !this.queue.size) await this.vacuum();
     if (this.dirty) this.scheduleSave();
     if (!this.queue.size) void this.catchUpDict();
+    if (!this.ix.store.spare && !this.stopped) { await nextTurn(); this.ix.store.makeSpare(); } // taken by the last update or the vacuum
   }
 
   /** Set after a load: resolves once the loaded lists were read through (false: damaged, rebuilt). */

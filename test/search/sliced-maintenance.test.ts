@@ -276,3 +276,25 @@ test('a warm start begins the list check and the prefix dictionary each in a tur
     assert.ok((await svc2.search('not*')).hits.length > 0);
   } finally { await svc2.stop(); await host2.close(); }
 });
+
+test('service: a drain that ends in a vacuum leaves the next arena chunk made ahead', async () => {
+  const dir = join(tempDir('vmcp-kw-spare-'), 'vault');
+  mkdirSync(dir, { recursive: true });
+  for (let i = 0; i < 300; i++) writeFileSync(join(dir, `Note ${i}.md`), text(i));
+  const host = new NodeHost(dir, { dataDir: join(tempDir(), 'data'), watch: false });
+  // Changes wait for flush() (a long debounce), so one drain takes them all and closes with a vacuum.
+  const svc = new KeywordService({ host, settings: () => withDefaults({}), debounceMs: 60_000, saveDelayMs: 60_000 });
+  try {
+    await svc.ready();
+    const ix = () => (svc as unknown as { ix: InvertedIndex }).ix;
+    // Every note rewritten: dead postings past the vacuum's threshold; the vacuum starts a fresh arena
+    // chunk from the spare.
+    for (let i = 0; i < 300; i++) { writeFileSync(join(dir, `Note ${i}.md`), text(i, 1)); await host.refresh(`Note ${i}.md`); }
+    await svc.flush();
+    assert.equal(ix().dirt, 0, 'the vacuum ran');
+    assert.ok(ix().store.spare, 'no spare chunk after the vacuum that closed the drain');
+  } finally {
+    await svc.stop();
+    await host.close();
+  }
+});
