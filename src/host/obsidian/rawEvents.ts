@@ -4,8 +4,8 @@
 // (EventSlices.within() says no), each event is only recorded here, with the paths and the app's task as
 // they are at that moment, and handled in order in timer slices; while any wait, every later event waits
 // behind them, so listeners still see the app's order. files() handles them all at once first.
-// Recording makes no object per event and grows no array by copying: the file and paths go into
-// fixed chunks, the kind and task into typed arrays (outside V8's heap). An object per event, or arrays
+// Recording makes no object per event and grows no array by copying: each event goes into a fixed
+// chunk, its file and paths into an array, its kind and task into typed arrays (outside V8's heap). An object per event, or arrays
 // grown by push (at 100k events each growth a young copy of up to a megabyte), filled the young
 // generation inside the app's task, so its scavenges ran there. The record object is made when the
 // event is handled, in a slice of ours.
@@ -17,15 +17,14 @@ const KINDS: readonly RawKind[] = ['create', 'modify', 'delete', 'rename', 'chan
 /** One event as the app reported it: `path` is the file's path then (it may move again before handling). */
 export interface RawEvent { kind: RawKind; file: TAbstractFile | null; path: string; oldPath: string | undefined; task: number }
 
-/** Events per chunk: three references each, 96 KB, an ordinary young object, made once and never grown. */
+/** Events per chunk: three references each (96 KB, an ordinary young object), a kind byte and a task
+ *  time (typed arrays), made once and never grown. */
 const CHUNK = 4096;
-type Refs = (TAbstractFile | string | null | undefined)[];
+interface Chunk { refs: (TAbstractFile | string | null | undefined)[]; kinds: Uint8Array; tasks: Float64Array }
 
 export class RawEvents {
-  /** Per event: file, path, old path, CHUNK events to a chunk. */
-  private chunks: Refs[] = [];
-  private kinds = new Uint8Array(CHUNK);
-  private tasks = new Float64Array(CHUNK);
+  /** Per event: file, path, old path (refs), kind and task; CHUNK events to a chunk. */
+  private chunks: Chunk[] = [];
   private count = 0;
   private head = 0;
   private timer: number | null = null;
@@ -40,25 +39,15 @@ export class RawEvents {
   record(kind: RawKind, file: TAbstractFile | null, path: string, oldPath: string | undefined, task: number): void {
     if (this.closed) return;
     const i = this.count++;
-    if (i === this.kinds.length) this.growColumns();
-    this.kinds[i] = KINDS.indexOf(kind);
-    this.tasks[i] = task;
-    const at = (i % CHUNK) * 3;
-    if (at === 0) this.chunks.push(new Array<TAbstractFile | string | null | undefined>(CHUNK * 3));
+    const k = i % CHUNK;
+    if (k === 0) this.chunks.push({ refs: new Array<TAbstractFile | string | null | undefined>(CHUNK * 3), kinds: new Uint8Array(CHUNK), tasks: new Float64Array(CHUNK) });
     const c = this.chunks[this.chunks.length - 1];
-    c[at] = file;
-    c[at + 1] = path;
-    c[at + 2] = oldPath;
+    c.kinds[k] = KINDS.indexOf(kind);
+    c.tasks[k] = task;
+    c.refs[k * 3] = file;
+    c.refs[k * 3 + 1] = path;
+    c.refs[k * 3 + 2] = oldPath;
     this.schedule();
-  }
-
-  private growColumns(): void {
-    const kinds = new Uint8Array(this.kinds.length * 2);
-    kinds.set(this.kinds);
-    this.kinds = kinds;
-    const tasks = new Float64Array(this.tasks.length * 2);
-    tasks.set(this.tasks);
-    this.tasks = tasks;
   }
 
   /** One timer slice of drain(), unless one is already due. */
@@ -71,9 +60,10 @@ export class RawEvents {
     while (this.head < this.count && !this.closed) {
       const i = this.head++;
       const c = this.chunks[Math.floor(i / CHUNK)];
-      const at = (i % CHUNK) * 3;
-      const e: RawEvent = { kind: KINDS[this.kinds[i]], file: c[at] as TAbstractFile | null, path: c[at + 1] as string, oldPath: c[at + 2] as string | undefined, task: this.tasks[i] };
-      c[at] = null; // the app's file objects are not held once handled
+      const k = i % CHUNK;
+      const at = k * 3;
+      const e: RawEvent = { kind: KINDS[c.kinds[k]], file: c.refs[at] as TAbstractFile | null, path: c.refs[at + 1] as string, oldPath: c.refs[at + 2] as string | undefined, task: c.tasks[k] };
+      c.refs[at] = null; // the app's file objects are not held once handled
       try { this.o.handle(e); } catch { /* one event's failure must not stall the rest */ }
       if (deadline !== undefined && (this.head & 63) === 0 && this.o.clock() >= deadline) break;
     }
@@ -88,8 +78,6 @@ export class RawEvents {
     this.chunks = [];
     this.count = 0;
     this.head = 0;
-    // Columns grown for a burst are let go of; the usual few events fit the first size.
-    if (this.kinds.length > CHUNK) { this.kinds = new Uint8Array(CHUNK); this.tasks = new Float64Array(CHUNK); }
   }
 
   close(): void {
