@@ -105,7 +105,8 @@ export function retain(events: ChangeEvent[], now: number, maxAgeMs: number, max
   return { kept: events.slice(start), dropped: events.slice(0, start) };
 }
 
-export interface CurrentNote { path: string; m: number; s: number }
+/** A note as the host lists it now (its FileStat, used as is: no object per note made for the diff). */
+export interface CurrentNote { path: string; mtime: number; size: number }
 export type Diff =
   | { kind: 'created'; path: string }
   | { kind: 'changed?'; path: string } // mtime or size differ: the caller compares hashes
@@ -115,13 +116,13 @@ export type Diff =
 export type StateLookup = Record<string, NoteState> | { get(path: string): NoteState | undefined; keys(): IterableIterator<string> };
 
 /** Compares the notes present now with the remembered state (no I/O). */
-export function diffState(prev: StateLookup, now: CurrentNote[]): Diff[] {
+export function diffState(prev: StateLookup, now: readonly CurrentNote[]): Diff[] {
   const steps = diffSteps(prev, now);
   for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
 }
 
 /** diffState a step at a time: yields every 1,024 notes, so a caller can pause (100k notes were a 110 ms block). */
-export function* diffSteps(prev: StateLookup, now: CurrentNote[]): Generator<void, Diff[], void> {
+export function* diffSteps(prev: StateLookup, now: readonly CurrentNote[]): Generator<void, Diff[], void> {
   const out: Diff[] = [];
   // Sharded: a Set of 100k paths rehashed every entry in one add() (a 10-25 ms step).
   const seen = new ShardedSet();
@@ -133,7 +134,7 @@ export function* diffSteps(prev: StateLookup, now: CurrentNote[]): Generator<voi
     seen.add(f.path);
     const p = get(f.path);
     if (!p) out.push({ kind: 'created', path: f.path });
-    else if (p.m !== f.m || p.s !== f.s) out.push({ kind: 'changed?', path: f.path });
+    else if (p.m !== f.mtime || p.s !== f.size) out.push({ kind: 'changed?', path: f.path });
     if ((++n & 1023) === 0) yield;
   }
   for (const path of lookup ? lookup.keys() : Object.keys(rec ?? {})) {

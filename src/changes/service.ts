@@ -24,7 +24,7 @@ import {
   type ChangeEvent, type ChangeKind, type NoteState,
 } from './feed.js';
 import { clearTimeout, setTimeout } from 'node:timers';
-import { decodeUtf8Lines } from '../services/utf8Slices.js';
+import { decodeUtf8Lines, utf8LinePieces } from '../services/utf8Slices.js';
 import { Slicer, SLICE_MS } from '../services/slicer.js';
 import { nextTurn } from '../core/turns.js';
 import { OwnRecords, type OwnKind } from './attribution.js';
@@ -366,7 +366,7 @@ export class ChangeService {
     let bytes: Uint8Array | null;
     try { bytes = await this.data.read(STATE_FILE); } catch (e) { return { state: null, problem: `the saved state could not be read (${(e as Error).message})` }; }
     if (!bytes) return { state: null, problem: null };
-    return decodeState(await decodeUtf8Lines(bytes));
+    return decodeState(utf8LinePieces(bytes), (p) => this.host.stat(p)?.path ?? p);
   }
 
   /** True while reconcile() fills the state (a save then would write a partial one). */
@@ -412,14 +412,11 @@ export class ChangeService {
       return;
     }
 
+    // The loaded map becomes the state itself (no copy): `prev` is read below only for a note before
+    // it is changed, and a move's old entry is kept in `deleted` (events wait on the chain meanwhile).
     const prev = state.files;
-    // The copy and the comparison in slices (events wait on the chain): 100k notes were a 240 ms block.
-    const copy = new SnapshotMap<NoteState>();
-    for (const [path, st] of prev) { copy.set(path, st); if (slicer.due()) await slicer.pause(); }
-    this.state = copy;
-    const listed: { path: string; m: number; s: number }[] = [];
-    for (const f of notes) { listed.push({ path: f.path, m: f.mtime, s: f.size }); if (slicer.due()) await slicer.pause(); }
-    const steps = diffSteps(prev, listed);
+    this.state = SnapshotMap.adopt(prev);
+    const steps = diffSteps(prev, notes);
     let step = steps.next();
     // The clock after every step (1,024 notes): read every 32 steps, as for single items, it let 32k
     // notes' comparison run between two turns (39 ms in a profiled warm load at 100k notes).
@@ -427,7 +424,7 @@ export class ChangeService {
     for (; !step.done; step = steps.next()) if (perStep.due()) await perStep.pause();
     const diffs = step.value;
     const created: { path: string; h: string | null }[] = [];
-    const deleted: { path: string; h: string | null }[] = [];
+    const deleted: { path: string; h: string | null; was: NoteState }[] = [];
     const modified: string[] = [];
     // A turn whenever the slice is spent, looked at after every note: each may be read and hashed (64
     // notes between turns made 40-60 ms blocks at 100k notes).
@@ -435,7 +432,7 @@ export class ChangeService {
     for (const d of diffs) {
       if (perNote.due()) await perNote.pause();
       const st = this.host.stat(d.path);
-      if (d.kind === 'deleted') { deleted.push({ path: d.path, h: prev.get(d.path)!.h }); this.state.delete(d.path); continue; }
+      if (d.kind === 'deleted') { const was = prev.get(d.path)!; deleted.push({ path: d.path, h: was.h, was }); this.state.delete(d.path); continue; }
       if (!st) continue;
       const h = await this.hashOf(d.path);
       if (d.kind === 'created') { created.push({ path: d.path, h }); this.state.set(d.path, noteState(st.mtime, st.size, h, st.mtime)); continue; }
@@ -445,7 +442,8 @@ export class ChangeService {
       modified.push(d.path);
     }
     const paired = pairMoves(deleted, created);
-    for (const mv of paired.moves) { const st = this.state.get(mv.to); const old = prev.get(mv.from); if (st && old) this.state.set(mv.to, noteState(st.m, st.s, st.h, old.c)); }
+    const wasAt = paired.moves.length ? new Map(deleted.map((d) => [d.path, d.was])) : null;
+    for (const mv of paired.moves) { const st = this.state.get(mv.to); const old = wasAt?.get(mv.from); if (st && old) this.state.set(mv.to, noteState(st.m, st.s, st.h, old.c)); }
     const total = paired.moves.length + paired.created.length + modified.length + paired.deleted.length;
     if (total) {
       const from = new Date(state.saved).toISOString();

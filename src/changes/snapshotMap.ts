@@ -1,18 +1,33 @@
 // A string-keyed map that hands out a consistent snapshot to read in slices while it keeps changing
 // (the change feed's state is saved that way: copying 100k entries first held Obsidian's thread for
 // tens of ms). While a snapshot is open, the first change to a key records the value it had (copy on
-// write). The map, the recorded values and the keys a snapshot has read are sharded maps
-// (core/shardedMap.ts): a Map of 100k entries rehashed for 20-40 ms in one set() during a save.
+// write). The snapshot reads the map a shard at a time (core/shardedMap.ts), each shard copied into
+// two arrays when its turn comes, so it needs no record of the keys it has read: it used to keep one,
+// a second map of every path (100k at 100k notes) at every save.
 import { ShardedMap } from '../core/shardedMap.js';
 
 const ABSENT = Symbol('absent');
 
+/** A key changed while a snapshot is open: its value when the snapshot was taken, and whether the
+ *  snapshot's shard-by-shard read has it covered (it was, or will be, read from a shard's copy). */
+interface Kept<V> { was: V | typeof ABSENT; covered: boolean }
+
 export class SnapshotMap<V> {
-  private readonly live = new ShardedMap<V>();
-  private shadow: ShardedMap<V | typeof ABSENT> | null = null;
+  private live = new ShardedMap<V>();
+  private shadow: ShardedMap<Kept<V>> | null = null;
+  /** The open snapshot's read has taken the copy of every shard up to this one. */
+  private copiedUpTo = -1;
 
   constructor(entries?: Iterable<readonly [string, V]>) {
     if (entries) for (const [k, v] of entries) this.live.set(k, v);
+  }
+
+  /** A map over `live` itself, not a copy of it: the caller hands it over (the loaded state at start,
+   *  100k entries at 100k notes, copied into a second map that then outlived several collections). */
+  static adopt<V>(live: ShardedMap<V>): SnapshotMap<V> {
+    const m = new SnapshotMap<V>();
+    m.live = live;
+    return m;
   }
 
   get size(): number {
@@ -57,32 +72,36 @@ export class SnapshotMap<V> {
 
   private keep(key: string): void {
     const shadow = this.shadow;
-    if (shadow && !shadow.has(key)) shadow.set(key, this.live.has(key) ? this.live.get(key)! : ABSENT);
+    if (!shadow || shadow.has(key)) return;
+    // First change since the snapshot: the live value is still the snapshot's. A key whose shard was
+    // copied already is in that copy exactly when it had a value.
+    shadow.set(key, { was: this.live.has(key) ? this.live.get(key)! : ABSENT, covered: ShardedMap.shardOf(key) <= this.copiedUpTo });
   }
 
   /** The entries as they are now, however the map changes while they are read; one at a time. */
   snapshot(): { entries: Iterable<[string, V]>; close(): void } {
     if (this.shadow) throw new Error('a snapshot is already open');
-    const shadow = new ShardedMap<V | typeof ABSENT>();
+    const shadow = new ShardedMap<Kept<V>>();
     this.shadow = shadow;
-    const live = this.live;
-    const entries = function* (): Generator<[string, V]> {
-      // Every key yielded so far: one read, then deleted and added again, must not come back.
-      const seen = new ShardedMap<true>();
-      // A key of the snapshot not visited here was deleted before its shard's turn (it is in `shadow`),
-      // whether or not it was added again since: a key re-added to a shard already passed is not visited.
-      for (const [k, v] of live) {
-        if (seen.has(k)) continue;
-        seen.set(k, true);
-        if (!shadow.has(k)) { yield [k, v]; continue; }
-        const was = shadow.get(k)!;
-        if (was !== ABSENT) yield [k, was];
+    this.copiedUpTo = -1;
+    const entries = function* (this: SnapshotMap<V>): Generator<[string, V]> {
+      for (let i = 0; i < ShardedMap.shardCount; i++) {
+        // The shard as it is now: entries changed since the snapshot give their value of then, entries
+        // added since (ABSENT) are left out, and none can come twice (a re-added key moves in a Map).
+        const { keys, values } = this.live.shardCopy(i);
+        if (this.shadow === shadow) this.copiedUpTo = i;
+        for (let j = 0; j < keys.length; j++) {
+          const kept = shadow.get(keys[j]);
+          if (!kept) { yield [keys[j], values[j]]; continue; }
+          kept.covered = true;
+          if (kept.was !== ABSENT) yield [keys[j], kept.was];
+        }
       }
-      // So the rest are the snapshot's keys not yielded yet, with their values of then: taken in one go.
+      // The rest: keys of the snapshot deleted before their shard was copied (taken in one go).
       const gone: [string, V][] = [];
-      for (const [k, was] of shadow) if (was !== ABSENT && !seen.has(k)) gone.push([k, was]);
+      for (const [k, kept] of shadow) if (kept.was !== ABSENT && !kept.covered) gone.push([k, kept.was]);
       yield* gone;
-    };
-    return { entries: { [Symbol.iterator]: entries }, close: () => { if (this.shadow === shadow) this.shadow = null; } };
+    }.bind(this);
+    return { entries: { [Symbol.iterator]: entries }, close: () => { if (this.shadow === shadow) { this.shadow = null; this.copiedUpTo = -1; } } };
   }
 }

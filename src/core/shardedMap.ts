@@ -72,6 +72,22 @@ export class ShardedMap<V> {
     for (const m of this.shards) yield* m.entries();
   }
 
+  /** How many shards there are, and which one holds `k` (readers that go shard by shard). */
+  static readonly shardCount = SHARDS;
+  static shardOf(k: string): number {
+    return shardOf(k);
+  }
+
+  /** Shard `i`'s keys and values as they are now, copied into two arrays. */
+  shardCopy(i: number): { keys: string[]; values: V[] } {
+    const m = this.shards[i];
+    const keys = new Array<string>(m.size);
+    const values = new Array<V>(m.size);
+    let j = 0;
+    m.forEach((v, k) => { keys[j] = k; values[j++] = v; });
+    return { keys, values };
+  }
+
   [Symbol.iterator](): IterableIterator<[string, V]> {
     return this.entries();
   }

@@ -28,10 +28,10 @@ export interface ParsedTask {
   priority: TaskPriority | null;
   recurrence: string | null;
   id: string | null;
-  depends_on: string[];
-  tags: string[];
+  depends_on: readonly string[];
+  tags: readonly string[];
   /** Every Dataview inline field, key lower-cased, as written. */
-  fields: Record<string, string>;
+  fields: Readonly<Record<string, string>>;
   block_id: string | null;
 }
 
@@ -39,7 +39,7 @@ export interface NoteTask extends ParsedTask {
   /** 1-based line number in the note. */
   line: number;
   /** Heading texts from the top-level ancestor down to the task's section; [] before any heading. */
-  heading_path: string[];
+  heading_path: readonly string[];
   /** 1-based line of the parent task when the task is nested under another task, else null. */
   parent_line: number | null;
 }
@@ -104,6 +104,12 @@ export function taskCharOf(line: string): string | null {
   return m ? m[1] : null;
 }
 
+// A task index holds every task of the vault (at 100k notes, 100k tasks kept for the app's life): an
+// empty list or field set is this one frozen object, not one of its own per task, and tasks under the
+// same headings share one heading path (a third of the objects a task kept, each copied by collections).
+const NO_STRINGS: readonly string[] = Object.freeze([]);
+const NO_FIELDS: Readonly<Record<string, string>> = Object.freeze({});
+
 /** Parses one task line (`- [ ] …`, any list marker, inside a quote or callout too); null when it is not a task. */
 export function parseTaskLine(line: string): ParsedTask | null {
   const m = TASK_LINE.exec(line);
@@ -112,8 +118,9 @@ export function parseTaskLine(line: string): ParsedTask | null {
   let rest = line.slice(m[0].length);
   const out: ParsedTask = {
     status: statusOf(ch), status_char: ch, text: '', due: null, scheduled: null, start: null, done: null, cancelled: null,
-    created: null, priority: null, recurrence: null, id: null, depends_on: [], tags: [], fields: {}, block_id: null,
+    created: null, priority: null, recurrence: null, id: null, depends_on: NO_STRINGS, tags: NO_STRINGS, fields: NO_FIELDS, block_id: null,
   };
+  let fields: Record<string, string> | null = null;
   const bid = /(?:^|\s)\^([A-Za-z0-9-]+)\s*$/.exec(rest);
   if (bid) { out.block_id = bid[1]; rest = rest.slice(0, bid.index); }
 
@@ -121,7 +128,8 @@ export function parseTaskLine(line: string): ParsedTask | null {
   rest = rest.replace(/\[([^[\]():]+?)::[ \t]*([^\]]*?)[ \t]*\]|\(([^[\]():]+?)::[ \t]*([^)]*?)[ \t]*\)/g, (all, k1, v1, k2, v2) => {
     const key = String(k1 ?? k2).trim().toLowerCase();
     const value = String(v1 ?? v2).trim();
-    out.fields[key] = value;
+    fields ??= out.fields = {};
+    fields[key] = value;
     const target = DATAVIEW_MAP[key.replace(/[\s_-]/g, '')];
     if (target === 'priority') out.priority ??= priorityWord(value);
     else if (target === 'recurrence' || target === 'id') (out[target]) ??= value || null;
@@ -166,18 +174,25 @@ export function parseTaskLine(line: string): ParsedTask | null {
     const tag = `#${body}`;
     if (!tags.some((x) => x.toLowerCase() === tag.toLowerCase())) tags.push(tag);
   }
-  out.tags = tags;
+  if (tags.length) out.tags = tags;
   return out;
 }
 
-function headingPathAt(headings: HeadingCache[], line: number): string[] {
+/** The heading path at `line`; tasks after the same headings get the same array (`paths`, by how many headings precede the line). */
+function headingPathAt(headings: HeadingCache[], line: number, paths: Map<number, readonly string[]>): readonly string[] {
+  let above = 0;
+  while (above < headings.length && headings[above].position.start.line <= line) above++;
+  let path = paths.get(above);
+  if (path) return path;
   const stack: HeadingCache[] = [];
-  for (const h of headings) {
-    if (h.position.start.line > line) break;
+  for (let i = 0; i < above; i++) {
+    const h = headings[i];
     while (stack.length && stack[stack.length - 1].level >= h.level) stack.pop();
     stack.push(h);
   }
-  return stack.map((h) => h.heading);
+  path = stack.length ? stack.map((h) => h.heading) : NO_STRINGS;
+  paths.set(above, path);
+  return path;
 }
 
 /**
@@ -185,7 +200,7 @@ function headingPathAt(headings: HeadingCache[], line: number): string[] {
  * Node 20's V8 (a map and a descriptor array per task, kept as long as the task list). Chromium 150's V8
  * shares them; the headless server may run on Node 20 (test/plugin/hidden-classes.test.ts).
  */
-function noteTask(p: ParsedTask, line: number, heading_path: string[], parent_line: number | null): NoteTask {
+function noteTask(p: ParsedTask, line: number, heading_path: readonly string[], parent_line: number | null): NoteTask {
   return {
     status: p.status, status_char: p.status_char, text: p.text, due: p.due, scheduled: p.scheduled, start: p.start, done: p.done,
     cancelled: p.cancelled, created: p.created, priority: p.priority, recurrence: p.recurrence, id: p.id, depends_on: p.depends_on,
@@ -209,11 +224,12 @@ export function tasksOfNote(text: string, meta: NoteMetadata): NoteTask[] {
   const headings = (meta.headings ?? []).slice().sort((a, b) => a.position.start.line - b.position.start.line);
   const taskLines = new Set(items.map((i) => i.position.start.line));
   const out: NoteTask[] = [];
+  const paths = new Map<number, readonly string[]>();
   for (const item of items) {
     const n = item.position.start.line;
     const parsed = parseTaskLine(lines[n] ?? '');
     if (!parsed) continue;
-    out.push(noteTask(parsed, n + 1, headingPathAt(headings, n), item.parent >= 0 && taskLines.has(item.parent) ? item.parent + 1 : null));
+    out.push(noteTask(parsed, n + 1, headingPathAt(headings, n, paths), item.parent >= 0 && taskLines.has(item.parent) ? item.parent + 1 : null));
   }
   return out.sort((a, b) => a.line - b.line);
 }

@@ -335,8 +335,9 @@ export async function readHeader(bytes: Uint8Array, pause: Pause): Promise<{ hea
   }
 }
 
-/** Rebuilds the index from `bytes` (starting at `from`, after the header line). */
-export async function decodeIndex(bytes: Uint8Array, from: number, pause: Pause = () => null): Promise<InvertedIndex> {
+/** Rebuilds the index from `bytes` (starting at `from`, after the header line). `keyOf` gives the string
+ *  kept for a note's path: the service passes the host's own copy, so 100k paths are not kept twice. */
+export async function decodeIndex(bytes: Uint8Array, from: number, pause: Pause = () => null, keyOf: (path: string) => string = (p) => p): Promise<InvertedIndex> {
   const steps = readSplit(bytes, from);
   let r = steps.next();
   for (; !r.done; r = steps.next()) { const wait = pause(); if (wait) await wait; }
@@ -362,7 +363,7 @@ export async function decodeIndex(bytes: Uint8Array, from: number, pause: Pause 
   if (count) ix.reserve(count - 1 + (count >> 3) + 64, true); // room for new notes, as for new terms (restoreTerms)
   await nextTurn();
   for (let i = 0; i < count; i++) {
-    const id = ix.restoreDoc(meta.paths[i], u, i * NF, meta.titles[i], aliasOf.get(i) ?? '');
+    const id = ix.restoreDoc(keyOf(meta.paths[i]), u, i * NF, meta.titles[i], aliasOf.get(i) ?? '');
     ix.mtimes[id] = rv.getFloat64(i * RECORD, true);
     ix.sizes[id] = rv.getFloat64(i * RECORD + 8, true);
     ix.hashes.set(bytes.subarray(rec + i * RECORD + 16, rec + i * RECORD + 48), id * 32);

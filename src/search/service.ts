@@ -140,7 +140,7 @@ export class KeywordService implements KeywordRanker {
       const header = h as Header;
       if (header.schema !== SCHEMA) { this.log(`saved index has schema ${header.schema}, expected ${SCHEMA}: rebuilding`); return false; }
       if (header.signature !== this.analyzer.signature) { this.log('text processing settings changed since the index was saved: rebuilding'); return false; }
-      const ix = await decodeIndex(bytes, rest, slicer());
+      const ix = await decodeIndex(bytes, rest, slicer(), (p) => this.o.host.stat(p)?.path ?? p);
       this.ix = ix;
       const skipped: unknown = header.skipped;
       if (!(skipped instanceof Map)) throw new Error('header without skipped notes');

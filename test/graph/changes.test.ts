@@ -2,7 +2,7 @@
 // reconciliation of changes made while stopped (gap line, moves by hash), reset lines, retention gaps,
 // cursors ahead of the feed, and get_changes filters and paging over HTTP.
 import { decodeState, encodeState } from '../../src/changes/stateFile.js';
-import { decodeUtf8Lines } from '../../src/services/utf8Slices.js';
+import { decodeUtf8Lines, utf8LinePieces } from '../../src/services/utf8Slices.js';
 import { feedPartsInTurns, feedText, noteState, parseFeedParts } from '../../src/changes/feed.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -116,10 +116,16 @@ test('persistence and reconciliation: changes while stopped come back as human l
   await e.svc.baselineDone();
   writeFileSync(join(vault, 'Welcome.md'), '# Welcome, edited live\n');
   await e.host.refresh('Welcome.md');
+  // A touch (no line): the note's mtime moves on, the time its bytes last changed does not.
+  const later = new Date(Date.now() + 60_000);
+  utimesSync(join(vault, 'Reference/Obsidian syntax.md'), later, later);
+  await e.host.refresh('Reference/Obsidian syntax.md');
   await e.svc.settle();
   const head = e.svc.head();
   assert.equal(head, 2);
   await close(e);
+  const before = (await decodeState(readFileSync(join(dataDir, STATE_FILE), 'utf8'))).state!.files.get('Reference/Obsidian syntax.md')!;
+  assert.notEqual(before.c, before.m, 'the touch kept the time of the last change');
   assert.ok(readFileSync(join(dataDir, FEED_FILE), 'utf8').split('\n').filter(Boolean).length === 2);
 
   // While stopped: one edit, one touch, one creation, one deletion, one move (same bytes elsewhere).
@@ -144,11 +150,15 @@ test('persistence and reconciliation: changes while stopped come back as human l
     assert.ok(evs[0].gap_from! < evs[0].gap_until!);
     assert.match(evs[4].reason!, /missing at start/);
     assert.equal(evs[0].n, head + 1, 'sequence numbers continue across restarts');
+
     // The old lines are still there.
     assert.deepEqual(brief(await lines(e, 'ev:0')).slice(0, 2), [['reset', null, 'server'], ['modified', 'Welcome.md', 'human']]);
   } finally {
     await close(e);
   }
+  // The moved note keeps the time its bytes last changed (from its old entry), not its mtime.
+  const moved = (await decodeState(readFileSync(join(dataDir, STATE_FILE), 'utf8'))).state!.files.get('Obsidian syntax.md')!;
+  assert.deepEqual([moved.m, moved.c], [before.m, before.c]);
 
   // A restart with nothing changed adds no lines.
   e = await open(vault, dataDir);
@@ -392,6 +402,14 @@ test('the saved state: v2 lines round-trip in slices; a v1 file is still read (t
   const back2 = (await decodeState(inParts)).state!;
   assert.deepEqual({ ...back2, files: undefined }, { ...header, files: undefined });
   assert.deepEqual(new Map(back2.files), files);
+  // And as it reads it since: each part decoded when the reader gets to it.
+  const back3 = (await decodeState(utf8LinePieces(new TextEncoder().encode(text)))).state!;
+  assert.deepEqual({ ...back3, files: undefined }, { ...header, files: undefined });
+  assert.deepEqual(new Map(back3.files), files);
+  assert.match((await decodeState(utf8LinePieces(new TextEncoder().encode(text.slice(0, text.length - 40))))).problem ?? '', /corrupt/);
+  // The key kept for each path is the one `keyOf` gives (the service's: the host's own string).
+  const keyed = (await decodeState(text, (p) => `kept:${p}`)).state!;
+  assert.deepEqual([...keyed.files.keys()].sort(), [...files.keys()].map((p) => `kept:${p}`).sort());
   assert.match((await decodeState(await decodeUtf8Lines(new TextEncoder().encode(text.slice(0, text.length - 40))))).problem ?? '', /corrupt/);
   // The change feed the same way: its parts parse to what the whole text parses to, bad lines counted.
   const events: ChangeEvent[] = Array.from({ length: 15000 }, (_, i) => ({ n: i + 1, t: 1700000000000 + i, kind: 'modified', path: `F/ü ${i}.md`, by: 'human' }) as unknown as ChangeEvent);

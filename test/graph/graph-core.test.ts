@@ -157,10 +157,10 @@ test('retention by age then count', () => {
 
 test('diffState and pairMoves', () => {
   const prev = { 'a.md': { m: 1, s: 1, h: 'h1', c: 1 }, 'b.md': { m: 1, s: 1, h: 'h2', c: 1 }, 'c.md': { m: 1, s: 1, h: 'h3', c: 1 } };
-  const d = diffState(prev, [{ path: 'a.md', m: 1, s: 1 }, { path: 'b.md', m: 2, s: 1 }, { path: 'x/c.md', m: 1, s: 1 }]);
+  const d = diffState(prev, [{ path: 'a.md', mtime: 1, size: 1 }, { path: 'b.md', mtime: 2, size: 1 }, { path: 'x/c.md', mtime: 1, size: 1 }]);
   assert.deepEqual(d, [{ kind: 'changed?', path: 'b.md' }, { kind: 'deleted', path: 'c.md' }, { kind: 'created', path: 'x/c.md' }]);
   // The loaded state is a ShardedMap (and a Map in older callers): the same diff; a record's inherited names are no notes.
-  const now = [{ path: 'a.md', m: 1, s: 1 }, { path: 'b.md', m: 2, s: 1 }, { path: 'x/c.md', m: 1, s: 1 }, { path: 'constructor', m: 1, s: 1 }];
+  const now = [{ path: 'a.md', mtime: 1, size: 1 }, { path: 'b.md', mtime: 2, size: 1 }, { path: 'x/c.md', mtime: 1, size: 1 }, { path: 'constructor', mtime: 1, size: 1 }];
   const sharded = new ShardedMap<(typeof prev)['a.md']>();
   for (const [k, v] of Object.entries(prev)) sharded.set(k, v);
   const want = [...d, { kind: 'created', path: 'constructor' }].sort((a, b) => (a.path < b.path ? -1 : 1));

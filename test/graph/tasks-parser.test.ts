@@ -149,6 +149,29 @@ test('tasksOfNote: lines, heading paths, parents, skipped stale items, code bloc
   assert.deepEqual(tasksOfNote('no tasks', parseMarkdown('no tasks')), []);
 });
 
+test('tasksOfNote: tasks share one frozen empty list and field set, and one heading path per section', () => {
+  const text = ['- [ ] before any heading', '# Top', '- [ ] a', '- [ ] b #tag [due:: 2026-01-02]', '## Sub', '- [ ] c', '- [ ] d ⛔ x1'].join('\n');
+  const tasks = tasksOfNote(text, parseMarkdown(text));
+  const [before, a, b, c, d] = tasks;
+  assert.deepEqual(tasks.map((t) => [t.text, t.heading_path, t.tags, t.fields, t.depends_on]), [
+    ['before any heading', [], [], {}, []],
+    ['a', ['Top'], [], {}, []],
+    ['b #tag', ['Top'], ['#tag'], { due: '2026-01-02' }, []],
+    ['c', ['Top', 'Sub'], [], {}, []],
+    ['d', ['Top', 'Sub'], [], {}, ['x1']],
+  ]);
+  // A task index keeps every task for the app's life: no empty array or object of its own per task.
+  assert.equal(a.heading_path, b.heading_path, 'one heading path per section');
+  assert.equal(c.heading_path, d.heading_path);
+  assert.equal(before.heading_path, a.tags, 'the empty lists are one object');
+  assert.equal(a.fields, c.fields, 'the empty field sets are one object');
+  assert.equal(a.depends_on, c.depends_on);
+  assert.ok(Object.isFrozen(a.tags) && Object.isFrozen(a.fields), 'the shared empties are frozen');
+  // A task with a field got a set of its own, and the shared one stayed empty.
+  assert.notEqual(b.fields, a.fields);
+  assert.deepEqual([Object.keys(a.fields).length, a.tags.length, a.depends_on.length], [0, 0, 0]);
+});
+
 test('property: any single status character round-trips; the parser never throws', () => {
   fc.assert(fc.property(fc.string({ minLength: 1, maxLength: 1 }).filter((c) => !/[\s\[\]\n\r]/.test(c)), fc.string({ maxLength: 40 }), (ch, rest) => {
     const line = `- [${ch}] ${rest.replace(/[\r\n]/g, ' ')}`;

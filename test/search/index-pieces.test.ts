@@ -46,6 +46,9 @@ test('every piece buffer size writes the same file, which loads back to the same
     assert.ok(a.length > 0, `no hit for ${q}`);
     assert.deepEqual(a, b, q);
   }
+  // The string kept for each path is the one `keyOf` gives (the service's: the host's own copy).
+  const keyed = await decodeIndex(want, rest, undefined, (p) => `kept/${p}`);
+  assert.deepEqual([...keyed.ids.keys()].sort(), [...ix.ids.keys()].map((p) => `kept/${p}`).sort());
 });
 
 test('the pieces all come from one reused buffer of the given size, never the whole file', async () => {

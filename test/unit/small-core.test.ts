@@ -160,3 +160,17 @@ test('UTF-8 lines in slices: pieces end at line ends (a line longer than a piece
     for (const p of parts) assert.ok(p.length <= PIECE || !p.slice(0, -1).includes('\n'), 'a part over a megabyte is one line');
   }
 });
+
+test('UTF-8 lines lazily: each piece is decoded only when asked for (a reader holds one piece at a time)', async () => {
+  const { utf8LinePieces } = await import('../../src/services/utf8Slices.js');
+  const text = Array.from({ length: 120_000 }, (_, i) => `line ${i} ü\n`).join('');
+  const bytes = new TextEncoder().encode(text);
+  const it = utf8LinePieces(bytes);
+  const first = await it.next();
+  assert.ok(!first.done && text.startsWith(first.value) && first.value.length < text.length);
+  // Bytes changed after the first piece was read show in the next: it had not been decoded yet.
+  const at = new TextEncoder().encode(first.value).length;
+  bytes.fill(0x41, at, at + 4);
+  const second = await it.next();
+  assert.ok(!second.done && second.value.startsWith('AAAA'), 'the second piece was decoded ahead of its turn');
+});

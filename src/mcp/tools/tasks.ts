@@ -90,9 +90,9 @@ export const listTasks = defineTool({
     const tasks = page.map((t) => {
       const dates = compact({ scheduled: t.scheduled, start: t.start, done: t.done, cancelled: t.cancelled, created: t.created });
       return compact({
-        path: t.path, line: t.line, text: t.text, status: t.status === 'open' ? undefined : t.status, heading_path: t.heading_path,
+        path: t.path, line: t.line, text: t.text, status: t.status === 'open' ? undefined : t.status, heading_path: [...t.heading_path],
         due: t.due, dates: Object.keys(dates).length ? dates as Record<string, string> : undefined, priority: t.priority,
-        recurrence: t.recurrence, tags: t.tags, fields: Object.keys(t.fields).length ? t.fields : undefined,
+        recurrence: t.recurrence, tags: [...t.tags], fields: Object.keys(t.fields).length ? { ...t.fields } : undefined,
       });
     });
     const head = `${rows.length} task${rows.length === 1 ? '' : 's'} (${status === 'any' ? 'any status' : status})`;
