@@ -174,11 +174,11 @@ async function writeIndex(header: unknown, ix: InvertedIndex, top: number, live:
     if ((work += 8) > WORK) { work = 0; const w = pause(); if (w) await w; }
   }
   const meta: Meta = { format: FORMAT, fields: [...FIELDS], paths, titles, aliases, terms };
-  // The JSON parts are megabytes at 100k notes: made in lines of bounded size, with pauses between.
-  const text: string[] = [];
-  await writeSplit(header, text, pause);
-  await writeSplit(meta, text, pause);
-  for (const piece of text) { await out.text(piece); const wait = pause(); if (wait) await wait; }
+  // The JSON parts are megabytes at 100k notes: made in lines of bounded size, with pauses between, each
+  // written as soon as it is made (all made first, their 10 MB outlived the scavenges of the save's pauses).
+  const emit = (line: string) => out.text(line);
+  await writeSplit(header, emit, pause);
+  await writeSplit(meta, emit, pause);
   const headLength = out.length;
   for (let pad = (4 - (headLength % 4)) % 4; pad > 0; pad--) await out.bytes(SPACE);
   const words = nLive * (NF + RECORD / 4) + dirWords;
@@ -270,7 +270,7 @@ const WORK = 16_384;
  * property order: JSON arrays of at most LINE_ITEMS items ([key, value] pairs for a Map). So neither
  * writing nor reading holds the thread for one JSON text of megabytes.
  */
-async function writeSplit(v: unknown, out: string[], pause: Pause): Promise<void> {
+async function writeSplit(v: unknown, emit: (line: string) => Promise<void>, pause: Pause): Promise<void> {
   const lists: (unknown[] | Map<unknown, unknown>)[] = [];
   const top: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
@@ -278,15 +278,16 @@ async function writeSplit(v: unknown, out: string[], pause: Pause): Promise<void
     else if (Array.isArray(x) && x.length > LINE_ITEMS) { top[k] = { $lines: Math.ceil(x.length / LINE_ITEMS) }; lists.push(x); }
     else top[k] = x;
   }
-  out.push(JSON.stringify(top), '\n');
+  const line = async (items: unknown) => { await emit(JSON.stringify(items)); await emit('\n'); const wait = pause(); if (wait) await wait; };
+  await line(top);
   for (const list of lists) {
     const items = list instanceof Map ? list.entries() : list.values();
-    let line: unknown[] = [];
+    let batch: unknown[] = [];
     for (const item of items) {
-      line.push(item);
-      if (line.length === LINE_ITEMS) { out.push(JSON.stringify(line), '\n'); line = []; const wait = pause(); if (wait) await wait; }
+      batch.push(item);
+      if (batch.length === LINE_ITEMS) { await line(batch); batch = []; }
     }
-    if (line.length) out.push(JSON.stringify(line), '\n');
+    if (batch.length) await line(batch);
   }
 }
 

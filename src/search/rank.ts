@@ -227,7 +227,22 @@ async function pageWith(ix: InvertedIndex, q: ParsedQuery, leaves: ParsedQuery['
   const tLeaves = titleLeaves(q);
   const candBuf = scratch.cands;
   let nc = 0;
-  const phraseNeeds = new Map<number, Alt[][]>();
+  // A full match's phrase groups (the clauses only its phrases satisfy): false when not a full match,
+  // null when no phrase needs checking. Made again for the few notes whose text is read, not kept for
+  // every candidate (a Map of 100k arrays for a phrase of common words, outliving the query's scavenges).
+  const phraseGroups = (doc: number): Alt[][] | null | false => {
+    let groups: Alt[][] | null = null;
+    for (const c of clauses) {
+      const ok: Alt[] = [];
+      for (const a of c) if (a.leaves.every((li) => has(doc, li))) ok.push(a.alt);
+      if (!ok.length) return false;
+      if (ok.every((a) => a.kind === 'phrase')) (groups ??= []).push(ok);
+    }
+    return groups;
+  };
+  // The full matches that need a phrase check, in candidate order.
+  const needs = phraseAlts.length ? new Int32Array(nt) : null;
+  let nNeeds = 0;
   const accept = opts.accept;
   for (let ti = 0; ti < nt; ti++) {
     if ((ti & 1023) === 1023) { const wait = opts.pause?.(); if (wait) await wait; }
@@ -235,20 +250,15 @@ async function pageWith(ix: InvertedIndex, q: ParsedQuery, leaves: ParsedQuery['
     if (excluded?.has(doc)) continue;
     if (accept && !accept(ix.paths[doc]!)) continue;
     let all = true;
-    let phraseCheck: Alt[][] | null = null;
     if (simple) {
       // One word alt per clause, at most 32 leaves: every clause's bits present.
       all = ((leafMask[doc] & simpleMask) >>> 0) === simpleMask;
     } else {
-      for (const c of clauses) {
-        const ok: Alt[] = [];
-        for (const a of c) if (a.leaves.every((li) => has(doc, li))) ok.push(a.alt);
-        if (!ok.length) { all = false; break; }
-        if (ok.every((a) => a.kind === 'phrase')) (phraseCheck ??= []).push(ok);
-      }
+      const groups = phraseGroups(doc);
+      all = groups !== false;
+      if (groups && needs) needs[nNeeds++] = doc;
     }
     if (all) matchedAll[doc] = 1;
-    if (all && phraseCheck) phraseNeeds.set(doc, phraseCheck);
     candBuf[nc++] = doc;
   }
   const cands = candBuf.subarray(0, nc);
@@ -278,16 +288,16 @@ async function pageWith(ix: InvertedIndex, q: ParsedQuery, leaves: ParsedQuery['
   }
   // Phrases: verify word adjacency on the text of the candidates that need it (bounded).
   if (phraseAlts.length && opts.readText) {
-    const need = await phraseReads(phraseNeeds.keys(), opts.phraseReadCap ?? 200, (x, y) => scores[x] > scores[y] || (scores[x] === scores[y] && ix.paths[x]! < ix.paths[y]!), (doc) => { matchedAll[doc] = 0; }, opts.pause);
+    const need = await phraseReads(needs!.subarray(0, nNeeds), opts.phraseReadCap ?? 200, (x, y) => scores[x] > scores[y] || (scores[x] === scores[y] && ix.paths[x]! < ix.paths[y]!), (doc) => { matchedAll[doc] = 0; }, opts.pause);
     for (const doc of need) {
       // Reads answered at once (in-app, or small files headless) would run every check in one task: 50-70 ms for a phrase of common words on the Hub vault.
       { const wait = opts.pause?.(); if (wait) await wait; }
       if (opts.signal?.aborted) break;
       const text = await opts.readText(ix.paths[doc]!);
-      if (text === null || !(await phrasesHold(text, phraseNeeds.get(doc)!, analyzer, opts.pause))) matchedAll[doc] = 0;
+      if (text === null || !(await phrasesHold(text, phraseGroups(doc) as Alt[][], analyzer, opts.pause))) matchedAll[doc] = 0;
     }
   } else if (phraseAlts.length) {
-    for (const doc of phraseNeeds.keys()) matchedAll[doc] = 0;
+    for (let i = 0; i < nNeeds; i++) matchedAll[needs![i]] = 0;
   }
   { const wait = opts.pause?.(); if (wait) await wait; }
   const { page, total, totalAll, offset } = selectPage(cands, scratch, (doc) => ix.paths[doc]!, opts.limit ?? Infinity, opts.after);
