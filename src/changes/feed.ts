@@ -55,13 +55,16 @@ export function parseCursor(since: string): { kind: 'seq'; n: number } | { kind:
 export const cursorOf = (n: number) => `ev:${n}`;
 
 /** The feed read from parts that each end at a line end (utf8Slices.decodeUtf8Lines), a part per slice:
- *  at 100k notes the feed holds a line per note after a vault-wide move, a 100+ ms parse in one go. */
-export async function parseFeedParts(parts: readonly string[], pause: () => Promise<void>): Promise<{ events: ChangeEvent[]; bad: number }> {
+ *  at 100k notes the feed holds a line per note after a vault-wide move, a 100+ ms parse in one go.
+ *  Parts may come lazily (utf8Slices.utf8LinePieces), so the file's text is not all held while it is parsed. */
+export async function parseFeedParts(parts: Iterable<string> | AsyncIterable<string>, pause: () => Promise<void>): Promise<{ events: ChangeEvent[]; bad: number }> {
   const events: ChangeEvent[] = [];
   let bad = 0;
-  for (let i = 0; i < parts.length; i++) {
-    if (i > 0) await pause();
-    bad += parseFeedPart(parts[i], events);
+  let first = true;
+  for await (const part of parts) {
+    if (!first) await pause();
+    first = false;
+    bad += parseFeedPart(part, events);
   }
   // Saved in order; sorted only if a line was appended out of order.
   for (let i = 1; i < events.length; i++) if (events[i - 1].n > events[i].n) { events.sort((a, b) => a.n - b.n); break; }

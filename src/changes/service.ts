@@ -12,7 +12,7 @@
 // reason "found at start", after one `gap` line for the unwatched window; identical bytes deleted at
 // one path and present at another become a move. Without a usable state file the feed starts with a
 // `reset` line (nothing before it is known) and hashes every note in the background as its baseline.
-import type { DataStore, VaultEvent, VaultHost } from '../host/port.js';
+import { hostsOwnPath, type DataStore, type VaultEvent, type VaultHost } from '../host/port.js';
 import type { Settings } from '../core/settings.js';
 import { contentHash } from '../core/hash.js';
 import { isNotePath } from '../core/paths.js';
@@ -24,7 +24,7 @@ import {
   type ChangeEvent, type ChangeKind, type NoteState,
 } from './feed.js';
 import { clearTimeout, setTimeout } from 'node:timers';
-import { decodeUtf8Lines, utf8LinePieces } from '../services/utf8Slices.js';
+import { utf8LinePieces } from '../services/utf8Slices.js';
 import { Slicer, SLICE_MS } from '../services/slicer.js';
 import { nextTurn } from '../core/turns.js';
 import { OwnRecords, type OwnKind } from './attribution.js';
@@ -366,7 +366,7 @@ export class ChangeService {
     let bytes: Uint8Array | null;
     try { bytes = await this.data.read(STATE_FILE); } catch (e) { return { state: null, problem: `the saved state could not be read (${(e as Error).message})` }; }
     if (!bytes) return { state: null, problem: null };
-    return decodeState(utf8LinePieces(bytes), (p) => this.host.stat(p)?.path ?? p);
+    return decodeState(utf8LinePieces(bytes), hostsOwnPath(this.host));
   }
 
   /** True while reconcile() fills the state (a save then would write a partial one). */
@@ -382,7 +382,7 @@ export class ChangeService {
     await this.host.ready();
     const { state, problem } = await this.loadState();
     const feedBytes = await this.data.read(FEED_FILE).catch(() => null);
-    const { events, bad } = feedBytes ? await parseFeedParts(await decodeUtf8Lines(feedBytes), nextTurn) : { events: [], bad: 0 };
+    const { events, bad } = feedBytes ? await parseFeedParts(utf8LinePieces(feedBytes), nextTurn) : { events: [], bad: 0 };
     this.fileLines = events.length + bad;
     this.seq = Math.max(state?.seq ?? 0, events.length ? events[events.length - 1].n : 0);
     if (state) this.prunedBefore = { t: state.pruned_before_t ?? 0, n: state.pruned_before_n ?? 0 };
