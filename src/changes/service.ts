@@ -12,7 +12,7 @@
 // reason "found at start", after one `gap` line for the unwatched window; identical bytes deleted at
 // one path and present at another become a move. Without a usable state file the feed starts with a
 // `reset` line (nothing before it is known) and hashes every note in the background as its baseline.
-import { hostsOwnPath, type DataStore, type VaultEvent, type VaultHost } from '../host/port.js';
+import type { DataStore, VaultEvent, VaultHost } from '../host/port.js';
 import type { Settings } from '../core/settings.js';
 import { contentHash } from '../core/hash.js';
 import { isNotePath } from '../core/paths.js';
@@ -366,7 +366,7 @@ export class ChangeService {
     let bytes: Uint8Array | null;
     try { bytes = await this.data.read(STATE_FILE); } catch (e) { return { state: null, problem: `the saved state could not be read (${(e as Error).message})` }; }
     if (!bytes) return { state: null, problem: null };
-    return decodeState(utf8LinePieces(bytes), hostsOwnPath(this.host));
+    return decodeState(utf8LinePieces(bytes), (p) => this.host.stat(p)?.path ?? p);
   }
 
   /** True while reconcile() fills the state (a save then would write a partial one). */

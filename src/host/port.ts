@@ -138,7 +138,3 @@ export interface LinkRowMaps {
   resolved: LinkRowMap;
   unresolved: LinkRowMap;
 }
-
-/** The host's own string for a path it lists (else the path as given). Decoders of saved paths keep this
- *  one, so the vault's paths are held once, not again by each index that loads them. */
-export const hostsOwnPath = (host: Pick<VaultHost, 'stat'>) => (path: string): string => host.stat(path)?.path ?? path;

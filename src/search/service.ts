@@ -6,7 +6,7 @@
 // only notes whose mtime/size changed (a changed mtime with the same hash is just recorded). A corrupt
 // file, an older schema or another tokenization is rebuilt from the notes, never trusted.
 // Reading overlaps indexing: the next batch of notes is read while the current one is added.
-import { hostsOwnPath, type VaultEvent, type VaultHost } from '../host/port.js';
+import type { VaultEvent, VaultHost } from '../host/port.js';
 import type { Settings } from '../core/settings.js';
 import { contentHash } from '../core/hash.js';
 import { createAnalyzer, type Analyzer } from './analyzer.js';
@@ -140,7 +140,7 @@ export class KeywordService implements KeywordRanker {
       const header = h as Header;
       if (header.schema !== SCHEMA) { this.log(`saved index has schema ${header.schema}, expected ${SCHEMA}: rebuilding`); return false; }
       if (header.signature !== this.analyzer.signature) { this.log('text processing settings changed since the index was saved: rebuilding'); return false; }
-      const ix = await decodeIndex(bytes, rest, slicer(), hostsOwnPath(this.o.host));
+      const ix = await decodeIndex(bytes, rest, slicer(), (p) => this.o.host.stat(p)?.path ?? p);
       this.ix = ix;
       const skipped: unknown = header.skipped;
       if (!(skipped instanceof Map)) throw new Error('header without skipped notes');

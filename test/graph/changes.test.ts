@@ -2,7 +2,6 @@
 // reconciliation of changes made while stopped (gap line, moves by hash), reset lines, retention gaps,
 // cursors ahead of the feed, and get_changes filters and paging over HTTP.
 import { decodeState, encodeState } from '../../src/changes/stateFile.js';
-import { hostsOwnPath } from '../../src/host/port.js';
 import { decodeUtf8Lines, utf8LinePieces } from '../../src/services/utf8Slices.js';
 import { feedPartsInTurns, feedText, noteState, parseFeedParts } from '../../src/changes/feed.js';
 import { test } from 'node:test';
@@ -420,9 +419,6 @@ test('the saved state: v2 lines round-trip in slices; a v1 file is still read (t
   assert.deepEqual(await parseFeedParts(feedParts, async () => undefined), await parseFeedParts([feed], async () => undefined));
   // And as the service reads it: each piece decoded when the parse gets to it.
   assert.deepEqual(await parseFeedParts(utf8LinePieces(new TextEncoder().encode(feed)), async () => undefined), await parseFeedParts([feed], async () => undefined));
-  // The key both services keep for a saved path: the host's stat's path when it lists the file, else the path as given.
-  const own = hostsOwnPath({ stat: (p: string) => (p === 'a.md' ? { path: 'A-from-host', size: 0, mtime: 0, ctime: 0 } : null) });
-  assert.deepEqual([own('a.md'), own('gone.md')], ['A-from-host', 'gone.md']);
   const v1 = JSON.stringify({ v: 1, ...header, files: Object.fromEntries([...files].map(([p, s]) => [p, [s.m, s.s, s.h, s.c]])) });
   assert.deepEqual(new Map((await decodeState(v1)).state!.files), files);
   assert.match((await decodeState(text.slice(0, text.length - 40))).problem ?? '', /corrupt/);
