@@ -20,6 +20,7 @@ import type { KeywordRanked, KeywordRanker, KeywordRankOptions } from './types.j
 import type { IndexStatus } from '../services/status.js';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { Debounce } from '../core/debounce.js';
+import { QuietSaveTimer } from '../core/quietSave.js';
 import { queueAll, queueDifferences, type Op } from './reconcile.js';
 import { queueEvent } from './eventQueue.js';
 import { nextTurn } from '../core/turns.js';
@@ -37,11 +38,7 @@ export const SCHEMA = 5;
 /** The synchronous part of one change: done at once, or steps to run with turns between (a long note). */
 type Update = () => Iterator<void> | void;
 
-interface Header {
-  schema: number;
-  signature: string;
-  skipped: Map<string, string>;
-}
+interface Header { schema: number; signature: string; skipped: Map<string, string> }
 
 export interface KeywordServiceOptions {
   host: VaultHost;
@@ -50,8 +47,9 @@ export interface KeywordServiceOptions {
   log?: (m: string) => void;
   /** Debounce of host events before the index is updated (ms). */
   debounceMs?: number;
-  /** Delay before the index file is saved after a change (ms). */
+  /** Delay before the index file is saved after a change (ms); then it waits for a quiet vault (core/quietSave.ts). */
   saveDelayMs?: number;
+  saveMaxWaitMs?: number;
 }
 
 const SLICE_MS = 12, BATCH = 32;
@@ -69,7 +67,7 @@ export class KeywordService implements KeywordRanker {
   /** Paths taken off the queue whose update is being read (eventQueue.ts: a move of one reads it again). */
   private readonly inFlight = new Set<string>();
   private readonly debounce = new Debounce(() => void this.drain());
-  private saveTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly saveTimer: QuietSaveTimer;
   /** Updates wait while a query reads the index (src/search/readGate.ts). */
   private readonly reads = new ReadGate();
   private saving: Promise<void> | null = null;
@@ -86,6 +84,8 @@ export class KeywordService implements KeywordRanker {
   constructor(private readonly o: KeywordServiceOptions) {
     this.analyzer = this.makeAnalyzer();
     this.ix = new InvertedIndex();
+    const delayMs = () => Math.max(this.saveRetryMs, o.saveDelayMs ?? 3000);
+    this.saveTimer = new QuietSaveTimer({ save: () => void this.save(), delayMs, busy: () => this.stale(), maxWaitMs: o.saveMaxWaitMs });
   }
 
   private analyzerKey = '';
@@ -343,9 +343,7 @@ export class KeywordService implements KeywordRanker {
   private saveRetryMs = 0;
 
   private scheduleSave(): void {
-    if (this.saveTimer || this.stopped) return;
-    this.saveTimer = setTimeout(() => { this.saveTimer = null; void this.save(); }, Math.max(this.saveRetryMs, this.o.saveDelayMs ?? 3000));
-    (this.saveTimer as { unref?: () => void }).unref?.();
+    if (!this.stopped) this.saveTimer.schedule();
   }
 
   /** Writes the index file now (atomic replace through the data store). */
@@ -493,7 +491,7 @@ export class KeywordService implements KeywordRanker {
     this.stopped = true;
     this.unsubscribe?.();
     this.debounce.cancel();
-    if (this.saveTimer) { clearTimeout(this.saveTimer); this.saveTimer = null; }
+    this.saveTimer.cancel();
     await this.draining?.catch(() => undefined);
     await this.save();
   }

@@ -1,7 +1,7 @@
 // The change feed: attribution (recordOwn), touches that keep the bytes, persistence across restarts,
 // reconciliation of changes made while stopped (gap line, moves by hash), reset lines, retention gaps,
 // cursors ahead of the feed, and get_changes filters and paging over HTTP.
-import { decodeState, encodeState } from '../../src/changes/stateFile.js';
+import { decodeState, emitState, encodeState } from '../../src/changes/stateFile.js';
 import { decodeUtf8Lines, utf8LinePieces } from '../../src/services/utf8Slices.js';
 import { feedPartsInTurns, feedText, noteState, parseFeedParts } from '../../src/changes/feed.js';
 import { test } from 'node:test';
@@ -13,6 +13,7 @@ import { withDefaults } from '../../src/settings.js';
 import type { Settings } from '../../src/core/settings.js';
 import { ChangeService, FEED_FILE, STATE_FILE } from '../../src/changes/service.js';
 import type { ChangeEvent, NoteState } from '../../src/changes/feed.js';
+import type { WriteBody } from '../../src/host/port.js';
 import { copyVault, tempDir } from '../helpers/vault.js';
 import { startTestRuntime } from '../helpers/runtime.js';
 import { connect, call, refusalCode, textOf } from '../helpers/server.js';
@@ -389,6 +390,14 @@ test('the saved state: v2 lines round-trip in slices; a v1 file is still read (t
   for (let i = 0; i < 20000; i++) files.set(`F${i % 7}/Note "${i}" ünï.md`, noteState(1700000000000 + i, i * 3, i % 2 ? `sha256:${i}` : null, 1600000000000 + i));
   const header = { seq: 42, saved: 1700000000999, pruned_before_t: 5, pruned_before_n: 6 };
   const parts = await encodeState(header, files);
+  // The save hands each part on as it is made, before it reads the next notes (not all made first).
+  let read = 0;
+  const counted = { *[Symbol.iterator]() { for (const e of files) { read++; yield e; } } };
+  const readAtEmit: number[] = [];
+  const emitted: string[] = [];
+  await emitState(header, counted, async (part) => { readAtEmit.push(read); emitted.push(part); await Promise.resolve(); });
+  assert.equal(emitted.join(''), parts.join(''));
+  assert.equal(readAtEmit[1], 2048, `the first part of notes was handed on after ${readAtEmit[1]} of ${files.size} notes`);
   assert.ok(parts.length > 2 && parts.every((x) => x.endsWith('\n') && x.length < 1 << 20), 'parts of whole lines, none of them the whole file');
   const text = parts.join('');
   assert.ok(text.startsWith('{"v":2,'));
@@ -436,11 +445,13 @@ test('a state save asked for while the start is still filling the state (in slic
     const host = new NodeHost(vault, { dataDir, watch: false });
     await host.ready();
     const svc = new ChangeService({ host, settings: () => withDefaults({}), saveDelayMs: 3_600_000 });
-    const store = host.data as { write: (n: string, b: Uint8Array | string | readonly string[]) => Promise<void> };
+    const store = host.data as { write: (n: string, b: WriteBody) => Promise<void> };
     const realWrite = store.write.bind(store);
     const written: number[] = [];
-    store.write = async (name, bytes) => {
-      if (name === STATE_FILE) written.push((await decodeState(typeof bytes === 'string' ? bytes : bytes instanceof Uint8Array ? new TextDecoder().decode(bytes) : bytes.join(''))).state!.files.size);
+    store.write = async (name, body) => {
+      if (name !== STATE_FILE) return realWrite(name, body);
+      const bytes = await bodyBytes(body);
+      written.push((await decodeState(new TextDecoder().decode(bytes))).state!.files.size);
       return realWrite(name, bytes);
     };
     // Saves asked for at every timer turn while the start runs (as the save timer could fire).
@@ -450,8 +461,56 @@ test('a state save asked for while the start is still filling the state (in slic
     setTimeout(poke, 0);
     await svc.start();
     starting = false;
+    // A start that found nothing changed saves later (when the vault is quiet): saved here instead.
+    if (round === 'restart') { assert.equal(written.length, 0, 'an unchanged vault\'s state is not rewritten at start'); await save(); }
     assert.ok(written.length >= 1, `${round}: the state was saved`);
     assert.deepEqual(written.filter((n) => n !== N), [], `${round}: every state written holds all ${N} notes (${written.join(', ')})`);
+    await svc.stop();
+    await host.close();
+  }
+});
+
+/** The bytes a DataStore.write body stands for (a writer function is run into a buffer). */
+async function bodyBytes(body: WriteBody): Promise<Uint8Array> {
+  if (typeof body === 'string') return new TextEncoder().encode(body);
+  if (body instanceof Uint8Array) return body;
+  if (typeof body !== 'function') return new TextEncoder().encode(body.join(''));
+  const pieces: Uint8Array[] = [];
+  await body(async (piece) => { pieces.push(piece.slice()); });
+  return Buffer.concat(pieces);
+}
+
+test('a start that finds the vault as saved rewrites the state later, when quiet; one that finds a change saves at once', async () => {
+  const vault = join(tempDir('vmcp-ch-quiet-'), 'vault');
+  mkdirSync(vault, { recursive: true });
+  writeFileSync(join(vault, 'a.md'), 'alpha\n');
+  const dataDir = join(tempDir('vmcp-ch-'), 'data');
+  const first = await open(vault, dataDir);
+  await close(first);
+  const savedAt = (bytes: Uint8Array | null) => JSON.parse(new TextDecoder().decode(bytes!).split('\n')[0]).saved as number;
+  const before = savedAt(readFileSync(join(dataDir, STATE_FILE)));
+  await new Promise((r) => setTimeout(r, 20));
+  for (const changed of [false, true]) {
+    if (changed) writeFileSync(join(vault, 'b.md'), 'beta\n');
+    const host = new NodeHost(vault, { dataDir, watch: false });
+    await host.ready();
+    const svc = new ChangeService({ host, settings: () => withDefaults({}), saveDelayMs: changed ? 3_600_000 : 50 });
+    const store = host.data as { write: (n: string, b: WriteBody) => Promise<void> };
+    const realWrite = store.write.bind(store);
+    let writes = 0;
+    store.write = (name, body) => { if (name === STATE_FILE) writes++; return realWrite(name, body); };
+    await svc.start();
+    if (changed) {
+      assert.equal(writes, 1, 'a start that found a change saves the state before it is done');
+      assert.ok(savedAt(await host.data.read(STATE_FILE)) > before);
+    } else {
+      assert.equal(writes, 0, 'an unchanged vault\'s state is not rewritten during the start');
+      assert.equal(savedAt(await host.data.read(STATE_FILE)), before);
+      const end = Date.now() + 10_000;
+      while (savedAt(await host.data.read(STATE_FILE)) === before && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(writes, 1, 'the state is rewritten once the save delay has passed');
+      assert.ok(savedAt(await host.data.read(STATE_FILE)) > before, 'with its new time');
+    }
     await svc.stop();
     await host.close();
   }

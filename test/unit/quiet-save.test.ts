@@ -1,0 +1,130 @@
+// Index saves wait for a quiet vault (src/core/quietSave.ts): the timer alone, then the keyword index
+// and the change feed over a real NodeHost whose pendingCount() says vault events are still on their
+// way (as the in-app host does while a folder move's events are handed over in slices).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { QuietSaveTimer } from '../../src/core/quietSave.js';
+import { NodeHost } from '../../src/host/node/nodeHost.js';
+import { withDefaults } from '../../src/settings.js';
+import { KeywordService, INDEX_FILE } from '../../src/search/service.js';
+import { ChangeService, STATE_FILE } from '../../src/changes/service.js';
+import type { DataStore } from '../../src/host/port.js';
+import { tempDir } from '../helpers/vault.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+test('the timer saves after its delay when the vault is quiet, once per schedule', async () => {
+  let saves = 0;
+  const t = new QuietSaveTimer({ save: () => { saves++; }, delayMs: () => 5, busy: () => false });
+  t.schedule();
+  t.schedule(); // armed already: no second save
+  await until('the save', () => saves === 1);
+  await sleep(30);
+  assert.equal(saves, 1);
+  t.schedule();
+  t.cancel();
+  await sleep(30);
+  assert.equal(saves, 1, 'a cancelled save does not run');
+});
+
+test('a due save waits while busy, then saves once the vault is quiet', async () => {
+  let saves = 0;
+  let busy = true;
+  const t = new QuietSaveTimer({ save: () => { saves++; }, delayMs: () => 5, busy: () => busy });
+  t.schedule();
+  await sleep(100); // twenty delays
+  assert.equal(saves, 0, 'saved while vault events were still on their way');
+  assert.equal(t.waiting, true);
+  t.schedule(); // a change meanwhile: still one save
+  busy = false;
+  await until('the save after the vault went quiet', () => saves === 1);
+  assert.equal(t.waiting, false);
+  await sleep(30);
+  assert.equal(saves, 1);
+});
+
+test('a vault that never goes quiet still saves once the longest wait has passed', async () => {
+  let saves = 0;
+  let now = 1_000;
+  const t = new QuietSaveTimer({ save: () => { saves++; }, delayMs: () => 5, busy: () => true, maxWaitMs: 60_000, now: () => now });
+  t.schedule();
+  await sleep(60);
+  assert.equal(saves, 0);
+  now += 59_999;
+  await sleep(40);
+  assert.equal(saves, 0, 'saved before the longest wait');
+  now += 1;
+  await until('the save at the longest wait', () => saves === 1);
+});
+
+/** A NodeHost that can say events are still pending, as the in-app host does during a folder move. */
+class BusyHost extends NodeHost {
+  busy = false;
+  override pendingCount(): number {
+    return this.busy ? 1 : super.pendingCount();
+  }
+}
+
+function vault(files: Record<string, string>): string {
+  const dir = join(tempDir('vmcp-quiet-'), 'vault');
+  mkdirSync(dir, { recursive: true });
+  for (const [p, t] of Object.entries(files)) writeFileSync(join(dir, p), t);
+  return dir;
+}
+
+const bytesOf = async (store: DataStore, name: string) => Buffer.from((await store.read(name)) ?? new Uint8Array()).toString('base64');
+
+test('the keyword index is not saved while vault events are pending, and is once they are handled', async () => {
+  const dir = vault({ 'a.md': 'alpha note\n' });
+  const host = new BusyHost(dir, { dataDir: join(tempDir(), 'data'), watch: false });
+  const svc = new KeywordService({ host, settings: () => withDefaults({}), debounceMs: 5, saveDelayMs: 10 });
+  try {
+    await svc.ready();
+    await until('the first save', async () => (await host.cache.read(INDEX_FILE)) !== null);
+    const before = await bytesOf(host.cache, INDEX_FILE);
+    host.busy = true;
+    writeFileSync(join(dir, 'b.md'), 'zebra giraffe\n');
+    await host.refresh('b.md');
+    await svc.flush(); // indexed: the save is due 10 ms later
+    await sleep(300);
+    assert.equal(await bytesOf(host.cache, INDEX_FILE), before, 'the index was saved while events were pending');
+    host.busy = false;
+    await until('the save once quiet', async () => (await bytesOf(host.cache, INDEX_FILE)) !== before);
+  } finally {
+    await svc.stop();
+    await host.close();
+  }
+});
+
+test('the change feed state is not saved while vault events are pending, and is once they are handled', async () => {
+  const dir = vault({ 'a.md': 'alpha note\n' });
+  const host = new BusyHost(dir, { dataDir: join(tempDir(), 'data'), watch: false });
+  await host.ready();
+  const svc = new ChangeService({ host, settings: () => withDefaults({}), saveDelayMs: 10 });
+  try {
+    await svc.start();
+    await until('the first save', async () => (await host.data.read(STATE_FILE)) !== null);
+    const before = await bytesOf(host.data, STATE_FILE);
+    host.busy = true;
+    writeFileSync(join(dir, 'b.md'), 'zebra giraffe\n');
+    await host.refresh('b.md');
+    await svc.settle();
+    await sleep(300);
+    assert.equal(await bytesOf(host.data, STATE_FILE), before, 'the state was saved while events were pending');
+    host.busy = false;
+    await until('the save once quiet', async () => (await bytesOf(host.data, STATE_FILE)) !== before);
+  } finally {
+    await svc.stop();
+    await host.close();
+  }
+});
