@@ -38,7 +38,7 @@ export class QuietSaveTimer {
     this.dueAt = -1;
   }
 
-  /** Saves that came due and waited for a quiet vault (for status and tests). */
+  /** True while a save that came due waits for a quiet vault. */
   get waiting(): boolean {
     return this.dueAt >= 0;
   }

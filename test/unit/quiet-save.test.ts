@@ -42,9 +42,9 @@ test('a due save waits while busy, then saves once the vault is quiet', async ()
   let busy = true;
   const t = new QuietSaveTimer({ save: () => { saves++; }, delayMs: () => 5, busy: () => busy });
   t.schedule();
+  await until('the save to come due', () => t.waiting);
   await sleep(100); // twenty delays
   assert.equal(saves, 0, 'saved while vault events were still on their way');
-  assert.equal(t.waiting, true);
   t.schedule(); // a change meanwhile: still one save
   busy = false;
   await until('the save after the vault went quiet', () => saves === 1);
@@ -58,7 +58,8 @@ test('a vault that never goes quiet still saves once the longest wait has passed
   let now = 1_000;
   const t = new QuietSaveTimer({ save: () => { saves++; }, delayMs: () => 5, busy: () => true, maxWaitMs: 60_000, now: () => now });
   t.schedule();
-  await sleep(60);
+  await until('the save to come due', () => t.waiting);
+  await sleep(30);
   assert.equal(saves, 0);
   now += 59_999;
   await sleep(40);
