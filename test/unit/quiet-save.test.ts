@@ -10,6 +10,7 @@ import { NodeHost } from '../../src/host/node/nodeHost.js';
 import { withDefaults } from '../../src/settings.js';
 import { KeywordService, INDEX_FILE } from '../../src/search/service.js';
 import { ChangeService, STATE_FILE } from '../../src/changes/service.js';
+import { decodeState } from '../../src/changes/stateFile.js';
 import type { DataStore } from '../../src/host/port.js';
 import { tempDir } from '../helpers/vault.js';
 
@@ -92,6 +93,7 @@ test('the keyword index is not saved while vault events are pending, and is once
   try {
     await svc.ready();
     await until('the first save', async () => (await host.cache.read(INDEX_FILE)) !== null);
+    await sleep(100); // no other save left from the build
     const before = await bytesOf(host.cache, INDEX_FILE);
     host.busy = true;
     writeFileSync(join(dir, 'b.md'), 'zebra giraffe\n');
@@ -114,7 +116,14 @@ test('the change feed state is not saved while vault events are pending, and is 
   const svc = new ChangeService({ host, settings: () => withDefaults({}), saveDelayMs: 10 });
   try {
     await svc.start();
-    await until('the first save', async () => (await host.data.read(STATE_FILE)) !== null);
+    // A first start saves at once, then again once every note is hashed: both landed before the test.
+    await svc.baselineDone();
+    const hashed = async () => {
+      const bytes = await host.data.read(STATE_FILE);
+      return !!bytes && !!(await decodeState(new TextDecoder().decode(bytes))).state?.files.get('a.md')?.h;
+    };
+    await until('the state with the note\'s hash', hashed);
+    await sleep(50); // the write that made it visible has finished
     const before = await bytesOf(host.data, STATE_FILE);
     host.busy = true;
     writeFileSync(join(dir, 'b.md'), 'zebra giraffe\n');
