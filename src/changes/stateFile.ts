@@ -37,13 +37,6 @@ export async function emitState(header: StateHeader, files: Iterable<[string, No
   if (lines.length) await close();
 }
 
-/** The state file's text in parts, all at once (the tests' round trips). */
-export async function encodeState(header: StateHeader, files: Iterable<[string, NoteState]>): Promise<string[]> {
-  const parts: string[] = [];
-  await emitState(header, files, (part) => { parts.push(part); });
-  return parts;
-}
-
 type Row = [string, number, number, string | null, number];
 const isRow = (r: unknown): r is Row => Array.isArray(r) && r.length === 5 && typeof r[0] === 'string' && typeof r[1] === 'number' && typeof r[2] === 'number' && (r[3] === null || typeof r[3] === 'string') && typeof r[4] === 'number';
 

@@ -18,7 +18,7 @@ export interface QuietSaveOptions {
   now?: () => number;
 }
 
-export const QUIET_SAVE_MAX_WAIT_MS = 60_000;
+const QUIET_SAVE_MAX_WAIT_MS = 60_000;
 
 export class QuietSaveTimer {
   private timer: ReturnType<typeof setTimeout> | null = null;

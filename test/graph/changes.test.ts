@@ -1,7 +1,7 @@
 // The change feed: attribution (recordOwn), touches that keep the bytes, persistence across restarts,
 // reconciliation of changes made while stopped (gap line, moves by hash), reset lines, retention gaps,
 // cursors ahead of the feed, and get_changes filters and paging over HTTP.
-import { decodeState, emitState, encodeState } from '../../src/changes/stateFile.js';
+import { decodeState, emitState, type StateHeader } from '../../src/changes/stateFile.js';
 import { decodeUtf8Lines, utf8LinePieces } from '../../src/services/utf8Slices.js';
 import { feedPartsInTurns, feedText, noteState, parseFeedParts } from '../../src/changes/feed.js';
 import { test } from 'node:test';
@@ -17,6 +17,13 @@ import type { WriteBody } from '../../src/host/port.js';
 import { copyVault, tempDir } from '../helpers/vault.js';
 import { startTestRuntime } from '../helpers/runtime.js';
 import { connect, call, refusalCode, textOf } from '../helpers/server.js';
+
+/** The state file's text in parts, all at once, as the save writes them one by one. */
+async function encodeState(header: StateHeader, files: Iterable<[string, NoteState]>): Promise<string[]> {
+  const parts: string[] = [];
+  await emitState(header, files, (part) => { parts.push(part); });
+  return parts;
+}
 
 interface Env { vault: string; dataDir: string; host: NodeHost; svc: ChangeService }
 

@@ -144,10 +144,4 @@ export async function openTab(app: fake.App): Promise<fake.PluginSettingTab & { 
 }
 
 /** Polls until `cond` holds (commands run their async work without being awaited by the app). */
-export async function waitFor(cond: () => boolean, what: string, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export { waitFor } from '../helpers/wait.js';

@@ -13,16 +13,11 @@ import { ChangeService, STATE_FILE } from '../../src/changes/service.js';
 import { decodeState } from '../../src/changes/stateFile.js';
 import type { DataStore } from '../../src/host/port.js';
 import { tempDir } from '../helpers/vault.js';
+import { waitFor } from '../helpers/wait.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
+const until = (what: string, ok: () => boolean | Promise<boolean>) => waitFor(ok, what, 10_000);
 
 test('the timer saves after its delay when the vault is quiet, once per schedule', async () => {
   let saves = 0;
@@ -86,6 +81,20 @@ function vault(files: Record<string, string>): string {
 
 const bytesOf = async (store: DataStore, name: string) => Buffer.from((await store.read(name)) ?? new Uint8Array()).toString('base64');
 
+/** A note is added while the host says events are pending; once `handled` says the service has taken it
+ *  in, its save (due 10 ms later) must not land for 300 ms, and must land once the host is quiet. */
+async function savedOnlyOnceQuiet(host: BusyHost, dir: string, store: DataStore, file: string, handled: () => Promise<void>, what: string): Promise<void> {
+  const before = await bytesOf(store, file);
+  host.busy = true;
+  writeFileSync(join(dir, 'b.md'), 'zebra giraffe\n');
+  await host.refresh('b.md');
+  await handled();
+  await sleep(300);
+  assert.equal(await bytesOf(store, file), before, `${what} was saved while events were pending`);
+  host.busy = false;
+  await until('the save once quiet', async () => (await bytesOf(store, file)) !== before);
+}
+
 test('the keyword index is not saved while vault events are pending, and is once they are handled', async () => {
   const dir = vault({ 'a.md': 'alpha note\n' });
   const host = new BusyHost(dir, { dataDir: join(tempDir(), 'data'), watch: false });
@@ -94,15 +103,7 @@ test('the keyword index is not saved while vault events are pending, and is once
     await svc.ready();
     await until('the first save', async () => (await host.cache.read(INDEX_FILE)) !== null);
     await sleep(100); // no other save left from the build
-    const before = await bytesOf(host.cache, INDEX_FILE);
-    host.busy = true;
-    writeFileSync(join(dir, 'b.md'), 'zebra giraffe\n');
-    await host.refresh('b.md');
-    await svc.flush(); // indexed: the save is due 10 ms later
-    await sleep(300);
-    assert.equal(await bytesOf(host.cache, INDEX_FILE), before, 'the index was saved while events were pending');
-    host.busy = false;
-    await until('the save once quiet', async () => (await bytesOf(host.cache, INDEX_FILE)) !== before);
+    await savedOnlyOnceQuiet(host, dir, host.cache, INDEX_FILE, () => svc.flush(), 'the index'); // flushed: the save is due 10 ms later
   } finally {
     await svc.stop();
     await host.close();
@@ -124,15 +125,7 @@ test('the change feed state is not saved while vault events are pending, and is 
     };
     await until('the state with the note\'s hash', hashed);
     await sleep(50); // the write that made it visible has finished
-    const before = await bytesOf(host.data, STATE_FILE);
-    host.busy = true;
-    writeFileSync(join(dir, 'b.md'), 'zebra giraffe\n');
-    await host.refresh('b.md');
-    await svc.settle();
-    await sleep(300);
-    assert.equal(await bytesOf(host.data, STATE_FILE), before, 'the state was saved while events were pending');
-    host.busy = false;
-    await until('the save once quiet', async () => (await bytesOf(host.data, STATE_FILE)) !== before);
+    await savedOnlyOnceQuiet(host, dir, host.data, STATE_FILE, () => svc.settle(), 'the state');
   } finally {
     await svc.stop();
     await host.close();
