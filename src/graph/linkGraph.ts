@@ -14,7 +14,6 @@ export function rowMapOf(rows: LinkRows): LinkRowMap {
   return {
     get: (k) => (Object.prototype.hasOwnProperty.call(rows, k) ? rows[k] : undefined),
     keys: () => Object.keys(rows),
-    get size() { return Object.keys(rows).length; },
   };
 }
 

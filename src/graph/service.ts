@@ -206,15 +206,14 @@ export class GraphService {
         this.structural = false;
         this.dirtyRows.clear();
         const t0 = this.clock();
-        // A host that copies its maps on demand (Obsidian) copies them in slices too.
-        const { resolved, unresolved } = this.host.linkRows
-          ? await this.host.linkRows(() => (slicer.due() ? slicer.pause() : undefined))
-          : { resolved: rowMapOf(this.host.resolvedLinks()), unresolved: rowMapOf(this.host.unresolvedLinks()) };
+        // A host whose plain-object maps would be a copy (Obsidian) gives views read row by row.
+        const { resolved, unresolved } = this.host.linkRows?.() ?? { resolved: rowMapOf(this.host.resolvedLinks()), unresolved: rowMapOf(this.host.unresolvedLinks()) };
         const g = new LinkGraph();
-        for (const source of resolved.keys()) { g.setRow(source, resolved.get(source), unresolved.get(source)); if (slicer.due()) await slicer.pause(); }
+        let notes = 0;
+        for (const source of resolved.keys()) { notes++; g.setRow(source, resolved.get(source), unresolved.get(source)); if (slicer.due()) await slicer.pause(); }
         for (const source of unresolved.keys()) { if (resolved.get(source) === undefined) g.setRow(source, undefined, unresolved.get(source)); if (slicer.due()) await slicer.pause(); }
         for (const steps = g.finish(); !steps.next().done;) if (slicer.due()) await slicer.pause();
-        this.installBuilt(g, resolved, unresolved, this.clock() - t0);
+        this.installBuilt(g, resolved, unresolved, notes, this.clock() - t0);
         continue;
       }
       if (!this.dirtyRows.size) return;
@@ -233,11 +232,11 @@ export class GraphService {
     }
   }
 
-  private installBuilt(g: LinkGraph, resolved: LinkRowMap, unresolved: LinkRowMap, ms: number): void {
+  private installBuilt(g: LinkGraph, resolved: LinkRowMap, unresolved: LinkRowMap, notes: number, ms: number): void {
     this.graph = g;
     this.seen.clear();
     if (this.host.linkRowsReplaced) for (const src of new Set([...resolved.keys(), ...unresolved.keys()])) this.seen.set(src, [resolved.get(src), unresolved.get(src)]);
-    this.lastBuild = { ms, notes: resolved.size, edges: g.edgeCount() };
+    this.lastBuild = { ms, notes, edges: g.edgeCount() };
     this.version++;
   }
 

@@ -107,11 +107,11 @@ export interface VaultHost {
    */
   readonly linkRowsReplaced?: boolean;
   /**
-   * resolvedLinks() and unresolvedLinks() together as maps, built with `pause()` awaited between rows
-   * when it returns a promise (a host whose maps are a copy made on demand: in Obsidian a copy of 100k
-   * rows is a 300 ms block of the UI thread). Optional: without it the two calls are used as they are.
+   * resolvedLinks() and unresolvedLinks() together as maps read row by row on demand (a host whose
+   * plain-object maps would be a copy: in Obsidian a copy of 100k rows is a 300 ms block of the UI
+   * thread, and 21 MB of tables). Optional: without it the two calls are used as they are.
    */
-  linkRows?(pause: () => Promise<void> | undefined): Promise<LinkRowMaps>;
+  linkRows?(): LinkRowMaps;
 
   /** Subscribe to vault events; returns the unsubscribe function. */
   subscribe(listener: (event: VaultEvent) => void): () => void;
@@ -131,7 +131,6 @@ export interface VaultHost {
 export interface LinkRowMap {
   get(source: string): Record<string, number> | undefined;
   keys(): Iterable<string>;
-  readonly size: number;
 }
 
 export interface LinkRowMaps {

@@ -15,6 +15,7 @@ import { LinkGraph } from '../../src/graph/linkGraph.js';
 import { TaskService } from '../../src/tasks/service.js';
 import { FileList } from '../../src/host/obsidian/fileList.js';
 import type { App } from 'obsidian';
+import type { LinkRowMap } from '../../src/host/port.js';
 
 function hostOn(vault: string, clock?: () => number) {
   const app = new fake.App(vault);
@@ -138,34 +139,25 @@ test('GraphService.prepare builds in slices that yield, and its graph equals a s
   assert.equal(scoped.graph.unresolvedOf('F3/N3.md').get('N21'), 1);
 });
 
-test('the app\'s link maps are copied in slices for the graph; a copy overtaken by a change is used once, not kept', async () => {
+test('the app\'s link maps are read through views, not copied: a row changed after they were taken shows in them', async () => {
   const { app, host } = hostOn(vaultOf(300));
   await host.ready();
   await app.metadataCache.settled();
   const mc = app.metadataCache;
-  const rows = Object.keys(mc.resolvedLinks).length + Object.keys(mc.unresolvedLinks).length;
-  let asked = 0;
-  const maps = await host.linkRows(() => (++asked % 40 === 0 ? new Promise<void>((r) => setTimeout(r, 0)) : undefined));
-  assert.ok(asked >= rows, `asked to pause after each row (${asked} of ${rows})`);
-  assert.deepEqual(Object.fromEntries([...maps.resolved.keys()].map((k) => [k, maps.resolved.get(k)])), mc.resolvedLinks);
-  assert.deepEqual(Object.fromEntries([...maps.unresolved.keys()].map((k) => [k, maps.unresolved.get(k)])), mc.unresolvedLinks);
-  assert.equal(maps.resolved.size, Object.keys(mc.resolvedLinks).length);
-  assert.equal(await host.linkRows(() => { throw new Error('kept: the next call copies nothing'); }), maps);
-  assert.deepEqual(host.resolvedLinks(), mc.resolvedLinks, 'the plain-object view of the same copy');
-  assert.equal(host.resolvedLinks(), host.resolvedLinks(), 'kept as plain objects too');
-
-  // A note's links change after its row was copied, while the copy goes on.
+  const maps = host.linkRows();
+  const asRecord = (m: LinkRowMap) => Object.fromEntries([...m.keys()].map((k) => [k, m.get(k)]));
+  assert.deepEqual(asRecord(maps.resolved), mc.resolvedLinks);
+  assert.deepEqual(asRecord(maps.unresolved), mc.unresolvedLinks);
   const first = Object.keys(mc.resolvedLinks)[0];
-  mc.trigger('resolve', app.vault.getFileByPath(first)); // drops the kept copy
-  let n = 0;
-  const stale = await host.linkRows(async () => {
-    if (++n !== 50) return;
-    await app.vault.modify(app.vault.getFileByPath(first)!, '# changed\n[[N1]] [[N1]] [[N1]]\n');
-    await mc.settled();
-  });
-  assert.ok(n >= 50);
-  assert.notEqual(stale.resolved.get(first)?.['F1/N1.md'], 3, 'the copy in progress read the row before the change');
-  assert.deepEqual(host.resolvedLinks()[first], { 'F1/N1.md': 3 }, 'the overtaken copy was not kept: the change shows');
+  assert.equal(maps.resolved.get(first), mc.resolvedLinks[first], 'an all-ASCII row is the app\'s own object');
+  assert.deepEqual(host.resolvedLinks(), mc.resolvedLinks, 'the plain-object copy');
+  assert.equal(host.resolvedLinks(), host.resolvedLinks(), 'kept until an event drops it');
+
+  // A note's links change after the views were taken (a copy made before would still hold the old row).
+  await app.vault.modify(app.vault.getFileByPath(first)!, '# changed\n[[N1]] [[N1]] [[N1]]\n');
+  await mc.settled();
+  assert.deepEqual(maps.resolved.get(first), { 'F1/N1.md': 3 }, 'the view reads the row as it is now');
+  assert.deepEqual(host.resolvedLinks()[first], { 'F1/N1.md': 3 }, 'the plain-object copy was dropped by the change');
 });
 
 for (const [label, clock] of [['', undefined], [' (events delivered in slices)', fastClock()]] as const) test(`a folder rename moves the task rows with the notes, without reading a note again${label}`, async () => {

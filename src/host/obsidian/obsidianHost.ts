@@ -15,7 +15,7 @@ import { RawEvents, type RawEvent } from './rawEvents.js';
 import { Slicer } from '../../services/slicer.js';
 import { nextTurn } from '../../core/turns.js';
 import { FileList, statOf, type StatOp } from './fileList.js';
-import { LinkCopies } from './linkMaps.js';
+import { LinkViews } from './linkMaps.js';
 
 export { pluginDataDir, vaultBasePath };
 
@@ -77,8 +77,8 @@ export class ObsidianHost implements VaultHost {
   /** Notes re-parsed whose links are not resolved yet (until the next 'resolved'). */
   private readonly unresolvedChange = new Map<string, number>();
   private initialDone = false;
-  /** The app's link maps as this host shows them, copied when asked and dropped by every event. */
-  private readonly links: LinkCopies;
+  /** The app's link maps as this host shows them (their plain-object copy is dropped by every event). */
+  private readonly links: LinkViews;
   private byNfc: Map<string, TAbstractFile> | null = null;
   /** Every visible file's stat, kept from vault events (fileList.ts). */
   private readonly fileList: FileList;
@@ -110,7 +110,11 @@ export class ObsidianHost implements VaultHost {
     this.norm = opts.normalizePath ?? appNormalizePath;
     this.writer = new ObsidianWriter({ app: opts.app, basePath: this.basePath, classes: opts.classes, normalizePath: this.norm });
     this.gate = new RealPathGate(this.basePath, { allowedOutside: opts.allowedOutside, forbidden: () => [this.data.dir, this.cache.dir] });
-    this.links = new LinkCopies(() => ({ resolved: this.app.metadataCache.resolvedLinks, unresolved: this.app.metadataCache.unresolvedLinks }), this.gate, () => this.linkSources());
+    this.links = new LinkViews({
+      maps: () => ({ resolved: this.app.metadataCache.resolvedLinks, unresolved: this.app.metadataCache.unresolvedLinks }),
+      sources: () => this.linkSources(),
+      spelling: (p) => this.lookup(p)?.path ?? null,
+    }, this.gate);
     const r = opts.register;
     r(v.on('create', (f) => this.onVault('create', f)));
     r(v.on('modify', (f) => this.onVault('modify', f)));
@@ -461,8 +465,8 @@ export class ObsidianHost implements VaultHost {
     return out !== null && this.gate.visible(out) ? out : null;
   }
 
-  linkRows(pause: () => Promise<void> | undefined): Promise<LinkRowMaps> {
-    return this.links.inSlices(pause);
+  linkRows(): LinkRowMaps {
+    return this.links.rows;
   }
 
   resolvedLinks(): Record<string, Record<string, number>> {
