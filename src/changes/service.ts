@@ -20,6 +20,7 @@ import { changeSettings, type ChangeSettings } from './settings.js';
 import { decodeState, emitState, type LoadedState } from './stateFile.js';
 import { PieceWriter } from '../core/pieceWriter.js';
 import { SnapshotMap } from './snapshotMap.js';
+import { NoteTable } from './noteTable.js';
 import {
   cursorOf, diffSteps, feedPartsInTurns, lowerBound, noteState, pairMoves, parseCursor, parseFeedParts, retain, scopeEvent,
   type ChangeEvent, type ChangeKind, type NoteState,
@@ -68,7 +69,7 @@ export class ChangeService {
   private readonly data: DataStore;
   private readonly now: () => number;
   private events: ChangeEvent[] = [];
-  private state = new SnapshotMap<NoteState>();
+  private state = SnapshotMap.adopt<NoteState>(new NoteTable());
   private seq = 0;
   private prunedBefore = { t: 0, n: 0 };
   private readonly own: OwnRecords;

@@ -8,12 +8,26 @@ import { ShardedMap } from '../core/shardedMap.js';
 
 const ABSENT = Symbol('absent');
 
+/** What the snapshot map keeps its entries in: a ShardedMap, or a store sharded the same way
+ *  (changes/noteTable.ts) whose shard copies give values as they are at the copy. */
+export interface ShardedStore<V> {
+  readonly size: number;
+  get(key: string): V | undefined;
+  has(key: string): boolean;
+  set(key: string, value: V): unknown;
+  delete(key: string): boolean;
+  clear(): void;
+  keys(): IterableIterator<string>;
+  entries(): IterableIterator<[string, V]>;
+  shardCopy(i: number): { keys: string[]; values: V[] };
+}
+
 /** A key changed while a snapshot is open: its value when the snapshot was taken, and whether the
  *  snapshot's shard-by-shard read has it covered (it was, or will be, read from a shard's copy). */
 interface Kept<V> { was: V | typeof ABSENT; covered: boolean }
 
 export class SnapshotMap<V> {
-  private live = new ShardedMap<V>();
+  private live: ShardedStore<V> = new ShardedMap<V>();
   private shadow: ShardedMap<Kept<V>> | null = null;
   /** The open snapshot's read has taken the copy of every shard up to this one. */
   private copiedUpTo = -1;
@@ -24,7 +38,7 @@ export class SnapshotMap<V> {
 
   /** A map over `live` itself, not a copy of it: the caller hands it over (the loaded state at start,
    *  100k entries at 100k notes, copied into a second map that then outlived several collections). */
-  static adopt<V>(live: ShardedMap<V>): SnapshotMap<V> {
+  static adopt<V>(live: ShardedStore<V>): SnapshotMap<V> {
     const m = new SnapshotMap<V>();
     m.live = live;
     return m;

@@ -2,9 +2,9 @@
 // notes it is about 8 MB, and one JSON.stringify or JSON.parse of it held the event loop (Obsidian's UI
 // thread) for 100 ms and more. Format v2 is line-based: a JSON header line, then one JSON array
 // [path, mtime, size, hash, changed] per note. v1 (one JSON object) is still read, once, then rewritten.
-import { noteState, type NoteState } from './feed.js';
+import type { NoteState } from './feed.js';
 import { Slicer } from '../services/slicer.js';
-import { ShardedMap } from '../core/shardedMap.js';
+import { NoteTable } from './noteTable.js';
 
 export interface StateHeader {
   seq: number;
@@ -14,8 +14,9 @@ export interface StateHeader {
   pruned_before_n: number;
 }
 
-/** `files` is sharded: a Map of 100k paths grows by rehashing every entry in one set() (10-25 ms). */
-export interface LoadedState extends StateHeader { files: ShardedMap<NoteState> }
+/** `files` is in columns (noteTable.ts), its path index sharded: a Map of 100k paths grows by
+ *  rehashing every entry in one set() (10-25 ms). */
+export interface LoadedState extends StateHeader { files: NoteTable }
 
 /** The state file's text in parts (their concatenation is the file), each handed to `emit` as it is
  *  made and awaited before the next: the save writes each through one reused buffer, so no more than
@@ -55,13 +56,13 @@ export async function decodeState(input: string | Iterable<string> | AsyncIterab
   let head: { v?: unknown; seq?: unknown; saved?: unknown; pruned_before_t?: unknown; pruned_before_n?: unknown; files?: unknown };
   try { head = JSON.parse(nl < 0 ? text : text.slice(0, nl)) as typeof head; } catch { return { state: null, problem: 'the saved state is corrupt' }; }
   if (!head || typeof head.seq !== 'number' || (head.v !== 1 && head.v !== 2)) return { state: null, problem: 'the saved state has an unknown format' };
-  const files = new ShardedMap<NoteState>();
+  const files = new NoteTable();
   if (head.v === 1) {
     // The old single-object file (one parse, once: the next save writes v2).
     if (!head.files || typeof head.files !== 'object') return { state: null, problem: 'the saved state has an unknown format' };
     for (const [p, r] of Object.entries(head.files as Record<string, unknown>)) {
       const row: unknown[] = [p, ...(Array.isArray(r) ? (r as unknown[]) : [])];
-      if (isRow(row)) files.set(p, noteState(row[1], row[2], row[3], row[4]));
+      if (isRow(row)) files.put(p, row[1], row[2], row[3], row[4]);
       if (slicer.due()) await slicer.pause();
     }
   } else {
@@ -74,7 +75,7 @@ export async function decodeState(input: string | Iterable<string> | AsyncIterab
           let row: unknown;
           try { row = JSON.parse(part.slice(at, end)); } catch { return { state: null, problem: 'the saved state is corrupt' }; }
           if (!isRow(row)) return { state: null, problem: 'the saved state is corrupt' };
-          files.set(keyOf(row[0]), noteState(row[1], row[2], row[3], row[4]));
+          files.put(keyOf(row[0]), row[1], row[2], row[3], row[4]);
         }
         at = end + 1;
         if (slicer.due()) await slicer.pause();
