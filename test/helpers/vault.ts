@@ -5,8 +5,19 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { SAMPLE_VAULT } from './paths.js';
 
+/** Every temp dir this test process made, removed when it exits: a full run makes about a thousand
+ *  (vault copies, data folders), and left behind they filled /tmp by gigabytes over repeated runs. */
+const made: string[] = [];
+process.on('exit', () => {
+  for (const dir of made) {
+    try { rmSync(dir, { recursive: true, force: true }); } catch { /* a mount still busy: left for the OS */ }
+  }
+});
+
 export function tempDir(prefix = 'vmcp-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
 
 /** A fresh copy of a vault folder (default: the sample vault) without its plugin data. */

@@ -1,12 +1,12 @@
 // Loads the BUILT plugin bundle (main.js) the way the app does: copied into the vault's plugin
 // folder, evaluated as CommonJS with require('obsidian') answered by the fake module.
 import Module, { createRequire } from 'node:module';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import * as fake from './fake-obsidian/index.js';
 import { REPO } from '../helpers/paths.js';
+import { tempDir } from '../helpers/vault.js';
 import type { Settings } from '../../src/core/settings.js';
 import type { ServerDeps } from '../../src/mcp/tool.js';
 import { indexStatuses } from '../../src/services/indexReport.js';
@@ -32,7 +32,7 @@ export interface LoadedPlugin {
 
 // The plugin keeps rebuildable caches outside the vault, in the OS cache folder when Electron's userData is
 // out of reach (src/host/cacheDir.ts): point both of its lookups at a temp folder, never the real home.
-const cacheHome = mkdtempSync(join(tmpdir(), 'vmcp-cachehome-'));
+const cacheHome = tempDir('vmcp-cachehome-');
 process.env.XDG_CACHE_HOME = join(cacheHome, 'cache');
 process.env.XDG_CONFIG_HOME = join(cacheHome, 'config');
 

@@ -1,18 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateRawKey, hashKey, findKey, KEY_PREFIX } from '../../src/core/keys.js';
 import { KeyStore } from '../../src/services/keyStore.js';
 import { FsDataStore } from '../../src/host/fsDataStore.js';
+import { tempDir } from '../helpers/vault.js';
 
 test('raw keys: prefix, 256 bits, distinct; only hashes are stored', async () => {
   const k = generateRawKey();
   assert.ok(k.startsWith(KEY_PREFIX));
   assert.equal(Buffer.from(k.slice(KEY_PREFIX.length), 'base64url').length, 32);
   assert.notEqual(generateRawKey(), k);
-  const dir = mkdtempSync(join(tmpdir(), 'keys-'));
+  const dir = tempDir('vmcp-keys-');
   let now = 1_000;
   const store = new KeyStore(new FsDataStore(dir), () => now);
   const { raw, record } = await store.add({ name: 'claude', scope: 'readwrite' });
@@ -34,7 +34,7 @@ test('raw keys: prefix, 256 bits, distinct; only hashes are stored', async () =>
 });
 
 test('expired keys are refused', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'keys-'));
+  const dir = tempDir('vmcp-keys-');
   let now = 1_000;
   const store = new KeyStore(new FsDataStore(dir), () => now);
   const { raw } = await store.add({ name: 'temp', scope: 'read', expires: 5_000 });
