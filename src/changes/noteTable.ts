@@ -83,10 +83,9 @@ export class NoteTable {
     return this.entries();
   }
 
-  /** Shard `i` (core/shardedMap.ts) as it is now: its paths and their states. */
-  shardCopy(i: number): { keys: string[]; values: NoteState[] } {
-    const { keys, values } = this.slotOf.shardCopy(i);
-    return { keys, values: values.map((slot) => this.at(slot)) };
+  /** Shard `i`'s paths (core/shardedMap.ts) as they are now. */
+  shardKeys(i: number): string[] {
+    return this.slotOf.shardKeys(i);
   }
 
   private at(i: number): NoteState {

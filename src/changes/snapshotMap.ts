@@ -1,15 +1,15 @@
 // A string-keyed map that hands out a consistent snapshot to read in slices while it keeps changing
 // (the change feed's state is saved that way: copying 100k entries first held Obsidian's thread for
 // tens of ms). While a snapshot is open, the first change to a key records the value it had (copy on
-// write). The snapshot reads the map a shard at a time (core/shardedMap.ts), each shard copied into
-// two arrays when its turn comes, so it needs no record of the keys it has read: it used to keep one,
-// a second map of every path (100k at 100k notes) at every save.
+// write). The snapshot reads the map a shard at a time (core/shardedMap.ts), each shard's keys copied
+// when its turn comes, so it needs no record of the keys it has read: it used to keep one, a second
+// map of every path (100k at 100k notes) at every save.
 import { ShardedMap } from '../core/shardedMap.js';
 
 const ABSENT = Symbol('absent');
 
 /** What the snapshot map keeps its entries in: a ShardedMap, or a store sharded the same way
- *  (changes/noteTable.ts) whose shard copies give values as they are at the copy. */
+ *  (changes/noteTable.ts). */
 export interface ShardedStore<V> {
   readonly size: number;
   get(key: string): V | undefined;
@@ -19,7 +19,7 @@ export interface ShardedStore<V> {
   clear(): void;
   keys(): IterableIterator<string>;
   entries(): IterableIterator<[string, V]>;
-  shardCopy(i: number): { keys: string[]; values: V[] };
+  shardKeys(i: number): string[];
 }
 
 /** A key changed while a snapshot is open: its value when the snapshot was taken, and whether the
@@ -100,13 +100,15 @@ export class SnapshotMap<V> {
     this.copiedUpTo = -1;
     const entries = function* (this: SnapshotMap<V>): Generator<[string, V]> {
       for (let i = 0; i < ShardedMap.shardCount; i++) {
-        // The shard as it is now: entries changed since the snapshot give their value of then, entries
-        // added since (ABSENT) are left out, and none can come twice (a re-added key moves in a Map).
-        const { keys, values } = this.live.shardCopy(i);
+        // The shard's keys as they are now: entries changed since the snapshot give their value of then,
+        // entries added since (ABSENT) are left out, and none can come twice (a re-added key moves in a
+        // Map). A key with no record in the shadow is untouched since the snapshot, so its live value,
+        // read when its turn comes, is the snapshot's (a store in columns makes each value as it is read).
+        const keys = this.live.shardKeys(i);
         if (this.shadow === shadow) this.copiedUpTo = i;
         for (let j = 0; j < keys.length; j++) {
           const kept = shadow.get(keys[j]);
-          if (!kept) { yield [keys[j], values[j]]; continue; }
+          if (!kept) { yield [keys[j], this.live.get(keys[j])!]; continue; }
           kept.covered = true;
           if (kept.was !== ABSENT) yield [keys[j], kept.was];
         }

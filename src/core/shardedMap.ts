@@ -78,14 +78,13 @@ export class ShardedMap<V> {
     return shardOf(k);
   }
 
-  /** Shard `i`'s keys and values as they are now, copied into two arrays. */
-  shardCopy(i: number): { keys: string[]; values: V[] } {
+  /** Shard `i`'s keys as they are now, copied into an array. */
+  shardKeys(i: number): string[] {
     const m = this.shards[i];
     const keys = new Array<string>(m.size);
-    const values = new Array<V>(m.size);
     let j = 0;
-    m.forEach((v, k) => { keys[j] = k; values[j++] = v; });
-    return { keys, values };
+    for (const k of m.keys()) keys[j++] = k;
+    return keys;
   }
 
   [Symbol.iterator](): IterableIterator<[string, V]> {
