@@ -37,6 +37,12 @@ export class NoteTable {
     return i === undefined ? undefined : this.at(i);
   }
 
+  /** A note's changed time alone, read without making a record (get_recent asks it of every note). */
+  changedAt(path: string): number | undefined {
+    const i = this.slotOf.get(path);
+    return i === undefined ? undefined : this.changed[i];
+  }
+
   set(path: string, v: NoteState): this {
     this.put(path, v.m, v.s, v.h, v.c);
     return this;

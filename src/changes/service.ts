@@ -69,7 +69,9 @@ export class ChangeService {
   private readonly data: DataStore;
   private readonly now: () => number;
   private events: ChangeEvent[] = [];
-  private state = SnapshotMap.adopt<NoteState>(new NoteTable());
+  /** The state's store (read directly where a record per note would be waste). */
+  private table = new NoteTable();
+  private state = SnapshotMap.adopt<NoteState>(this.table);
   private seq = 0;
   private prunedBefore = { t: 0, n: 0 };
   private readonly own: OwnRecords;
@@ -146,7 +148,7 @@ export class ChangeService {
 
   /** When the note's bytes last changed (ms), as far as the feed knows; null when it has no record. */
   contentChanged(path: string): number | null {
-    return this.state.get(path)?.c ?? null;
+    return this.table.changedAt(path) ?? null;
   }
 
   eventCount(): number {
@@ -425,6 +427,7 @@ export class ChangeService {
     // The loaded map becomes the state itself (no copy): `prev` is read below only for a note before
     // it is changed, and a move's old entry is kept in `deleted` (events wait on the chain meanwhile).
     const prev = state.files;
+    this.table = prev;
     this.state = SnapshotMap.adopt(prev);
     const steps = diffSteps(prev, notes);
     let step = steps.next();

@@ -44,6 +44,7 @@ test('the table reads back what a Map of the same records holds, after any sets,
     for (let k = 0; k <= 60; k++) {
       assert.equal(table.has(key(k)), model.has(key(k)));
       assert.deepEqual(plain(table.get(key(k))), plain(model.get(key(k))));
+      assert.equal(table.changedAt(key(k)), model.get(key(k))?.c);
     }
   }), { numRuns: 1000 });
 });
