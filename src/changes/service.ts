@@ -69,8 +69,7 @@ export class ChangeService {
   private readonly data: DataStore;
   private readonly now: () => number;
   private events: ChangeEvent[] = [];
-  /** The state's store (read directly where a record per note would be waste). */
-  private table = new NoteTable();
+  private table = new NoteTable(); // the state's store, read directly where a record per note is waste
   private state = SnapshotMap.adopt<NoteState>(this.table);
   private seq = 0;
   private prunedBefore = { t: 0, n: 0 };
@@ -475,8 +474,7 @@ export class ChangeService {
   private async hashBaseline(): Promise<void> {
     const slicer = new Slicer(undefined, SLICE_MS, 1); // a note's read and hash per clock reading (see the start)
     const same = (a: { mtime: number; size: number } | null, st: NoteState) => !!a && a.mtime === st.m && a.size === st.s;
-    // The paths alone are listed at once: the states are read one at a time (each read makes a record
-    // from the columns, noteTable.ts; 100k of them at once were a 60 ms block).
+    // Only the paths are listed at once: each state read makes a record (noteTable.ts), 100k a 60 ms block.
     for (const path of [...this.state.keys()]) {
       if (this.stopped) return;
       const st = this.state.get(path);

@@ -19,7 +19,8 @@ export interface LinkView {
 
 export interface LinkSource {
   /** The app's two maps, as they are now. */
-  maps: () => { resolved: LinkRows; unresolved: LinkRows };
+  resolved: () => LinkRows;
+  unresolved: () => LinkRows;
   /** Every path the app's maps may have as a source, spelled exactly as their keys are, or null when no
    *  such list is at hand: the app's keys are then enumerated (one step of 22 ms at 100k notes). */
   sources: () => Iterable<string> | null;
@@ -33,7 +34,7 @@ class LinkRowView implements LinkRowMap {
   constructor(private readonly which: 'resolved' | 'unresolved', private readonly src: LinkSource, private readonly view: LinkView) {}
 
   private get map(): LinkRows {
-    return this.src.maps()[this.which];
+    return this.src[this.which]();
   }
 
   get(source: string): Row | undefined {

@@ -111,7 +111,8 @@ export class ObsidianHost implements VaultHost {
     this.writer = new ObsidianWriter({ app: opts.app, basePath: this.basePath, classes: opts.classes, normalizePath: this.norm });
     this.gate = new RealPathGate(this.basePath, { allowedOutside: opts.allowedOutside, forbidden: () => [this.data.dir, this.cache.dir] });
     this.links = new LinkViews({
-      maps: () => ({ resolved: this.app.metadataCache.resolvedLinks, unresolved: this.app.metadataCache.unresolvedLinks }),
+      resolved: () => this.app.metadataCache.resolvedLinks,
+      unresolved: () => this.app.metadataCache.unresolvedLinks,
       sources: () => this.linkSources(),
       spelling: (p) => this.lookup(p)?.path ?? null,
     }, this.gate);
