@@ -44,7 +44,7 @@ test('index updates wait while a query is paused, and land after it', async () =
   const svc = new KeywordService({ host, settings: () => withDefaults({}), debounceMs: 1, saveDelayMs: 60_000 });
   try {
     await svc.ready();
-    const inside = svc as unknown as { queue: Map<string, string>; kickQueued(): void; ix: InvertedIndex };
+    const inside = svc as unknown as { queue: Map<string, string>; kick(delay: number): void; ix: InvertedIndex };
     let calls = 0;
     let minDuring = Infinity;
     let turned = false;
@@ -55,7 +55,7 @@ test('index updates wait while a query is paused, and land after it', async () =
       if (++calls === 1500) {
         rmSync(join(dir, 'n', 'Note 7.md'));
         inside.queue.set('n/Note 7.md', 'delete');
-        inside.kickQueued();
+        inside.kick(0);
         setImmediate(() => { turned = true; }); // runs only if the query yields a loop turn after this
       }
       if (calls > 1500) minDuring = Math.min(minDuring, inside.ix.documentCount);
