@@ -9,6 +9,7 @@ import { FIELDS, NF, TITLE, ALIASES, type Field, type InvertedIndex } from './in
 import { PostingCursor } from './postings.js';
 import { RANKING, idf, titleFactor, titleLeaves, titleMatchOf, titleTerms } from './scoring.js';
 import { acquire, release, type Scratch } from './scratch.js';
+import { TitleTermCache } from './titleCache.js';
 import { keepTop, selectPage, type HitKey } from './page.js';
 import type { Pause } from './persist.js';
 
@@ -96,8 +97,8 @@ function altDocs(ix: InvertedIndex, alt: Alt): Set<number> {
   return acc ?? new Set();
 }
 
-/** Title-form term lists by short id (a short id always names the same version of a note). */
-const titleCache = new WeakMap<InvertedIndex, (string[][] | undefined)[]>();
+/** Title-form terms by short id (a short id always names the same version of a note). */
+const titleCache = new WeakMap<InvertedIndex, TitleTermCache>();
 
 /** Every matching note, ranked (AND rows first, then partial rows). */
 export async function runQuery(ix: InvertedIndex, q: ParsedQuery, analyzer: Analyzer, opts: SearchOptions = {}): Promise<Hit[]> {
@@ -264,13 +265,14 @@ async function pageWith(ix: InvertedIndex, q: ParsedQuery, leaves: ParsedQuery['
   const cands = candBuf.subarray(0, nc);
   // Title bonus: the best match over the note's title forms and aliases.
   let cache = titleCache.get(ix);
-  if (!cache) { cache = []; titleCache.set(ix, cache); }
+  // Remade when the analyzer changed, or when replaced notes' entries outweigh the live ones.
+  if (!cache || cache.analyzer !== analyzer || cache.size > 32 * (ix.documentCount + 1024)) titleCache.set(ix, cache = new TitleTermCache(ix, analyzer));
   const titleOrAlias = (1 << TITLE) | (1 << ALIASES);
   const titleBonus = (doc: number) => {
     const fm = fieldMask[doc];
     if (!(fm & titleOrAlias)) return;
     let best = 0;
-    if (fm & (1 << TITLE)) for (const tt of (cache[doc] ??= ix.titles[doc].split('\n').map((t) => titleTerms(t, analyzer)))) best = Math.max(best, titleMatchOf(tt, tLeaves));
+    if (fm & (1 << TITLE)) best = cache.bestMatch(doc, tLeaves);
     if (fm & (1 << ALIASES) && ix.aliases[doc]) for (const a of ix.aliases[doc].split('\n')) best = Math.max(best, titleMatchOf(titleTerms(a, analyzer), tLeaves));
     scores[doc] *= titleFactor(best);
   };
