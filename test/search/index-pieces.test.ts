@@ -49,6 +49,13 @@ test('every piece buffer size writes the same file, which loads back to the same
   // The string kept for each path is the one `keyOf` gives (the service's: the host's own copy).
   const keyed = await decodeIndex(want, rest, undefined, (p) => `kept/${p}`);
   assert.deepEqual([...keyed.ids.keys()].sort(), [...ix.ids.keys()].map((p) => `kept/${p}`).sort());
+  // ...taken as each line of paths is parsed, so the parsed strings die young: at the first line, not
+  // after the whole directory (every title and term line) has been read.
+  let lines = 0;
+  const keyedAt: number[] = [];
+  await decodeIndex(want, rest, () => { lines++; return null; }, (p) => { keyedAt.push(lines); return p; });
+  assert.equal(keyedAt.length, ix.ids.size);
+  assert.ok(keyedAt[0] <= 1 && keyedAt.at(-1)! <= 3 && lines > 10, `paths kept after ${keyedAt[0]}-${keyedAt.at(-1)} of ${lines} pauses`);
 });
 
 test('the pieces all come from one reused buffer of the given size, never the whole file', async () => {
