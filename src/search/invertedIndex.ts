@@ -52,7 +52,7 @@ export class InvertedIndex {
   readonly lexicon = new Lexicon();
   /**
    * Term → id for prefix search (radix tree; exact lookups use lexicon.ids). Filled after the fact, in
-   * slices (`catchUpDict`), so building and loading do not wait for it; terms not in it yet are found
+   * slices (`catchUpDict`), once the service has seen a prefix query; terms not in it yet are found
    * by a scan (`withPrefix`).
    */
   readonly dict = new SearchableMap<number>();
