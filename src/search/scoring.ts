@@ -52,15 +52,20 @@ export function titleLeaves(q: ParsedQuery): TitleLeaf[] {
  * for a long question that shares a word or two with it.
  */
 export function titleMatchOf(tt: readonly string[], leaves: readonly TitleLeaf[]): number {
-  if (!tt.length || !leaves.length) return 0;
+  return titleMatchIn(tt.length, (i) => tt[i], leaves);
+}
+
+/** titleMatchOf over `n` distinct terms read through `termAt` (the title cache's ids, titleCache.ts). */
+export function titleMatchIn(n: number, termAt: (i: number) => string, leaves: readonly TitleLeaf[]): number {
+  if (!n || !leaves.length) return 0;
   let qHit = 0;
   let tHit = 0;
-  const seen = tt.length <= 31 ? null : new Set<number>();
+  const seen = n <= 31 ? null : new Set<number>();
   let mask = 0;
   for (const l of leaves) {
     let found = false;
-    for (let i = 0; i < tt.length; i++) {
-      const t = tt[i];
+    for (let i = 0; i < n; i++) {
+      const t = termAt(i);
       if (l.prefix ? t.startsWith(l.term) : t === l.term) {
         found = true;
         if (seen) { if (!seen.has(i)) { seen.add(i); tHit++; } } else if (!(mask & (1 << i))) { mask |= 1 << i; tHit++; }
@@ -68,7 +73,7 @@ export function titleMatchOf(tt: readonly string[], leaves: readonly TitleLeaf[]
     }
     if (found) qHit++;
   }
-  return (qHit / leaves.length) * (tHit / tt.length);
+  return (qHit / leaves.length) * (tHit / n);
 }
 
 export function titleMatch(title: string, q: ParsedQuery, analyzer: Analyzer): number {

@@ -7,7 +7,7 @@
 import type { Analyzer } from './types.js';
 import type { InvertedIndex } from './invertedIndex.js';
 import { forEachTerm } from './text.js';
-import type { TitleLeaf } from './scoring.js';
+import { titleMatchIn, type TitleLeaf } from './scoring.js';
 
 export class TitleTermCache {
   /** Per short id: where its entry starts in `arena`, 0 = not cached yet. */
@@ -17,6 +17,9 @@ export class TitleTermCache {
   private used = 1;
   private readonly extra: string[] = [];
   private readonly extraIds = new Map<string, number>();
+  /** The form being matched starts here: termAt reads its i-th term (one closure, not one per form). */
+  private base = 0;
+  private readonly termAt = (i: number): string => this.term(this.arena[this.base + i]);
 
   constructor(private readonly ix: InvertedIndex, readonly analyzer: Analyzer) {}
 
@@ -25,37 +28,18 @@ export class TitleTermCache {
     return this.used;
   }
 
-  /** The best title match over the note's title forms (scoring.ts titleMatchOf, on the cached ids). */
+  /** The best title match over the note's title forms (scoring.ts titleMatchIn, on the cached ids). */
   bestMatch(doc: number, leaves: readonly TitleLeaf[]): number {
     let p = this.entry(doc);
     const forms = this.arena[p++];
     let best = 0;
     for (let f = 0; f < forms; f++) {
       const n = this.arena[p++];
-      best = Math.max(best, this.match(p, n, leaves));
+      this.base = p;
+      best = Math.max(best, titleMatchIn(n, this.termAt, leaves));
       p += n;
     }
     return best;
-  }
-
-  private match(from: number, n: number, leaves: readonly TitleLeaf[]): number {
-    if (!n || !leaves.length) return 0;
-    let qHit = 0;
-    let tHit = 0;
-    const seen = n <= 31 ? null : new Set<number>();
-    let mask = 0;
-    for (const l of leaves) {
-      let found = false;
-      for (let i = 0; i < n; i++) {
-        const t = this.term(this.arena[from + i]);
-        if (l.prefix ? t.startsWith(l.term) : t === l.term) {
-          found = true;
-          if (seen) { if (!seen.has(i)) { seen.add(i); tHit++; } } else if (!(mask & (1 << i))) { mask |= 1 << i; tHit++; }
-        }
-      }
-      if (found) qHit++;
-    }
-    return (qHit / leaves.length) * (tHit / n);
   }
 
   private term(id: number): string {
