@@ -309,10 +309,10 @@ function* readSplit(bytes: Uint8Array, at: number, keep: Record<string, (item: u
     if (!split || typeof split !== 'object' || typeof split.$lines !== 'number') continue;
     const map = split.$map ? new Map<unknown, unknown>() : null;
     const list: unknown[] = [];
+    const f = Object.hasOwn(keep, k) ? keep[k] : null;
     for (let i = 0; i < split.$lines; i++) {
       const items = line();
       if (!Array.isArray(items)) throw new Error('unknown index format');
-      const f = Object.hasOwn(keep, k) ? keep[k] : null;
       if (map) for (const e of items as [unknown, unknown][]) map.set(e[0], e[1]);
       else for (const e of items) list.push(f ? f(e) : e);
       yield;

@@ -51,32 +51,28 @@ export class TitleTermCache {
     if (doc >= this.at.length) { const a = new Int32Array(Math.max(doc + 1, this.at.length * 2)); a.set(this.at); this.at = a; }
     const forms = this.ix.titles[doc].split('\n');
     const start = this.used;
-    this.room(1);
-    this.arena[this.used++] = forms.length;
+    this.push(forms.length);
     for (const form of forms) {
-      const lenAt = this.used++;
-      this.room(0);
-      let n = this.add(form, lenAt + 1, false);
+      const lenAt = this.used;
+      this.push(0);
       // Stop words do not count ("art of war" is the whole of "The Art of War"), unless that is all there is.
-      if (!n) n = this.add(form, lenAt + 1, true);
+      // Counted before the store: adding may replace the arena, and `this.arena[…] =` takes it first.
+      const n = this.addTerms(form, false) || this.addTerms(form, true);
       this.arena[lenAt] = n;
-      this.used = lenAt + 1 + n;
     }
     this.at[doc] = start;
     return start;
   }
 
-  /** Writes the form's distinct term ids from `from`; returns how many. */
-  private add(form: string, from: number, keepStop: boolean): number {
-    let n = 0;
+  /** Appends the form's distinct term ids; returns how many. */
+  private addTerms(form: string, keepStop: boolean): number {
+    const from = this.used;
     forEachTerm(form, this.analyzer, keepStop, (t) => {
       const id = this.idOf(t);
-      for (let i = 0; i < n; i++) if (this.arena[from + i] === id) return;
-      this.used = from + n;
-      this.room(1);
-      this.arena[from + n++] = id;
+      for (let i = from; i < this.used; i++) if (this.arena[i] === id) return;
+      this.push(id);
     });
-    return n;
+    return this.used - from;
   }
 
   private idOf(t: string): number {
@@ -87,10 +83,8 @@ export class TitleTermCache {
     return x;
   }
 
-  private room(n: number): void {
-    if (this.used + n < this.arena.length) return;
-    const a = new Int32Array(this.arena.length * 2);
-    a.set(this.arena);
-    this.arena = a;
+  private push(v: number): void {
+    if (this.used === this.arena.length) { const a = new Int32Array(this.arena.length * 2); a.set(this.arena); this.arena = a; }
+    this.arena[this.used++] = v;
   }
 }

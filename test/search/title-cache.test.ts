@@ -50,6 +50,24 @@ test('the cached title ids give the same best match as the title forms\' term li
     }), { numRuns: 300 });
 });
 
+test('entries past the arena\'s first size (it grows while a title is added) read back whole', () => {
+  const ix = new InvertedIndex();
+  // One-term titles first (3 words an entry), then 14,000 of three terms (5 words): caches that begin
+  // with 0-4 of the short ones grow their 65,536-word arena at each place inside an entry.
+  const pad = ['Alpha', 'Bravo', 'Charlie', 'Delta'];
+  for (const t of pad) ix.add(buildDoc(`p/${t}.md`, 'body\n', null), analyzer);
+  const N = pad.length + 14_000;
+  for (let i = pad.length; i < N; i++) ix.add(buildDoc(`n/Garden ${i} of w${i % 97}z.md`, `body ${i}\n`, null), analyzer);
+  const leaves = [{ term: 'garden', prefix: false }, { term: 'w4', prefix: true }, { term: 'alpha', prefix: false }];
+  const want = Array.from({ length: N }, (_, doc) => expected(ix, doc, leaves));
+  for (let s = 0; s <= pad.length; s++) {
+    const cache = new TitleTermCache(ix, analyzer);
+    for (let doc = pad.length - s; doc < N; doc++) cache.bestMatch(doc, leaves);
+    assert.ok(cache.size > 65_536, `${cache.size} words`);
+    for (let doc = pad.length - s; doc < N; doc++) assert.equal(cache.bestMatch(doc, leaves), want[doc], `${s}: ${ix.titles[doc]}`);
+  }
+});
+
 test('a title of more than 31 distinct terms counts each matched term once', () => {
   const ix = new InvertedIndex();
   const long = Array.from({ length: 45 }, (_, k) => `w${k}z`).join(' ');
