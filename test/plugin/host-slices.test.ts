@@ -492,3 +492,30 @@ test('reads: small files read directly from the checked real path, large ones th
   await assert.rejects(host.readBytes('F2/N2.md'), /ENOENT/);
   assert.ok(app.vault.getFileByPath('F2/N2.md'), 'the app still lists it (its watcher has not reported the swap)');
 });
+
+test('the first passes at start walk the app\'s folder tree, not its whole file list; a delete inside the folder being walked skips nothing', async () => {
+  // getFiles()/getMarkdownFiles() build their whole array in one call: at 100k files a 12-31 ms task of
+  // the UI thread (bench/longtasks.bench.ts). The walk copies each folder's children as it enters it: the
+  // app removes a child in place, and a walk holding the live array would skip the entry after it.
+  const sliceClock = () => { let t = 0; return () => (t += 8); };
+  const { app, host } = hostOn(vaultOf(3000), sliceClock());
+  await app.metadataCache.settled();
+  const whole: string[] = [];
+  for (const name of ['getFiles', 'getMarkdownFiles', 'getAllLoadedFiles'] as const) {
+    const own = app.vault[name].bind(app.vault);
+    // The fake app's own link resolution calls them too: only calls from the plugin's code count.
+    app.vault[name] = (() => { if (/[\\/]src[\\/]/.test(new Error().stack ?? '')) whole.push(name); return own(); }) as never;
+  }
+  const ready = host.ready();
+  await new Promise((r) => setTimeout(r, 0));
+  await new Promise((r) => setTimeout(r, 0));
+  // Each folder's first child, whichever folder the walks are in now (they have passed its first entry).
+  const gone = app.vault.getRoot().children.flatMap((c) => (c instanceof fake.TFolder ? [c.children[0]] : []));
+  for (const f of gone) await app.vault.delete(f);
+  await ready;
+  assert.deepEqual(whole, [], 'no call for the whole list');
+  whole.length = 0;
+  assert.deepEqual(listed(host), walk(app));
+  assert.equal(host.noteCount(), 3000 - gone.length);
+  assert.equal(host.pendingCount(), 0);
+});

@@ -45,7 +45,7 @@ export class FileList {
   /** flushHeld's scan, when it stopped at a deadline. */
   private scanning: { prefix: string; to: string | null; entries: IterableIterator<[string, FileStat]>; found: [string, FileStat][] } | null = null;
 
-  constructor(private readonly files: () => TFile[], private readonly isFile: (f: TAbstractFile) => f is TFile, private readonly clock: () => number) {}
+  constructor(private readonly files: () => Iterable<TFile>, private readonly isFile: (f: TAbstractFile) => f is TFile, private readonly clock: () => number) {}
 
   /** True once built and caught up with the events that came before: later events are applied by the caller. */
   get kept(): boolean {
@@ -61,7 +61,7 @@ export class FileList {
   /** Builds the list in slices, then applies the updates of events that came meanwhile, in slices too. */
   build(): Promise<void> {
     this.building ??= (async () => {
-      await nextTurn(); // the pass starts with the app's whole file list: a task of its own
+      await nextTurn(); // not in the task of whatever asked for the list
       const slicer = new Slicer(this.clock);
       if (!this.stats) {
         const pass = this.collect();
@@ -89,7 +89,8 @@ export class FileList {
     return this.flushHeld(deadline);
   }
 
-  /** One pass over the app's files into a new map, yielding after each file. */
+  /** One pass over the app's files (walked from its folder tree, not its whole list at once) into a
+   *  new map, yielding after each file. */
   private *collect(): Generator<void, { map: ShardedMap<FileStat>; notes: number }, void> {
     const map = new ShardedMap<FileStat>();
     let notes = 0;

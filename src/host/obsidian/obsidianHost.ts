@@ -14,6 +14,7 @@ import { EventSlices, SLICE_MS } from './eventSlices.js';
 import { RawEvents, type RawEvent } from './rawEvents.js';
 import { Slicer } from '../../services/slicer.js';
 import { nextTurn } from '../../core/turns.js';
+import { walkFiles } from './walkFiles.js';
 import { FileList, statOf, type StatOp } from './fileList.js';
 import { LinkViews } from './linkMaps.js';
 
@@ -96,7 +97,7 @@ export class ObsidianHost implements VaultHost {
     this.TFolder = opts.classes.TFolder;
     this.now = opts.now ?? Date.now;
     this.clock = opts.clock ?? (() => performance.now());
-    this.fileList = new FileList(() => opts.app.vault.getFiles(), (f): f is TFile => f instanceof this.TFile, this.clock);
+    this.fileList = new FileList(() => this.walk(), (f): f is TFile => f instanceof this.TFile, this.clock);
     this.slices = new EventSlices({ clock: this.clock, deliver: (e) => this.deliver(e), apply: (op, deadline) => this.fileList.apply(op, deadline), opsDone: (deadline) => this.fileList.flushHeld(deadline), upstream: () => this.raw.size });
     this.raw = new RawEvents({ clock: this.clock, sliceMs: SLICE_MS, handle: (e) => this.handleRaw(e), emptied: () => this.slices.wake() });
     const v = opts.app.vault;
@@ -238,13 +239,22 @@ export class ObsidianHost implements VaultHost {
   /** Notes the first pass has still to look at (counted as pending meanwhile). */
   private passLeft = 0;
 
-  /** The first pass, yielding after each note (cachesReady runs it in slices). */
+  /** The vault's files from the app's folder tree, one at a time (walkFiles.ts). */
+  private walk(): Generator<TFile, void, void> {
+    return walkFiles(this.app.vault.getRoot(), (f): f is TFile => f instanceof this.TFile, (f): f is TFolder => f instanceof this.TFolder);
+  }
+
+  /** The first pass, yielding after each file (cachesReady runs it in slices): the notes first, then
+   *  whether the app has cached each (passLeft counts those not looked at yet). */
   private *countUncached(): Generator<void, void, void> {
     const mc = this.app.metadataCache;
     const found = new Set<TFile>();
     this.uncachedSoFar = found;
-    const all = this.app.vault.getMarkdownFiles();
-    this.passLeft = all.length;
+    const all: TFile[] = [];
+    for (const f of this.walk()) {
+      if (f.extension === 'md') { all.push(f); this.passLeft++; }
+      yield;
+    }
     for (const f of all) {
       if (!hidden(f.path) && !mc.getFileCache(f)) found.add(f);
       this.passLeft--;
@@ -279,8 +289,7 @@ export class ObsidianHost implements VaultHost {
   }
 
   private async cachesReady(): Promise<void> {
-    // A turn first: the pass starts with the app's whole note list (getMarkdownFiles, 20-35 ms at 100k
-    // notes), which must not share a task with whatever asked for ready().
+    // A turn first: the pass must not share a task with whatever asked for ready().
     await nextTurn();
     const slicer = new Slicer(this.clock);
     for (const pass = this.countUncached(); !pass.next().done;) if (slicer.due()) await slicer.pause();

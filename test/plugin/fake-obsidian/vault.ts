@@ -64,7 +64,8 @@ export class Vault extends Events {
   private detachItem(f: TAbstractFile): void {
     this.items.delete(f.path);
     this.cached.delete(f.path);
-    if (f.parent) f.parent.children = f.parent.children.filter((c) => c !== f);
+    // In place, as the app's children.remove() does: code that holds the array sees it shift.
+    if (f.parent) { const kids = f.parent.children; const i = kids.indexOf(f); if (i >= 0) kids.splice(i, 1); }
     f.parent = null;
   }
 
