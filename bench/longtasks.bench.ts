@@ -21,7 +21,7 @@ import { writeHeapSnapshot } from 'node:v8';
 import { performance } from 'node:perf_hooks';
 import * as fake from '../test/plugin/fake-obsidian/index.js';
 import { indexesSettled, installPlugin, loadPluginClass, PLUGIN_DIR, type LoadedPlugin } from '../test/plugin/harness.js';
-import { connect, call } from '../test/helpers/server.js';
+import { Worker } from 'node:worker_threads';
 import { indexStatuses } from '../src/services/indexReport.js';
 import type { ServerDeps } from '../src/mcp/tool.js';
 import { LoopProbe, formatPauses, formatStats, type BlockStats } from './loop-probe.js';
@@ -229,25 +229,32 @@ async function sampleEarly(phase: string, label: string): Promise<void> {
   if (stop) setTimeout(() => void stop(`${label}-${phase.replace(' ', '-')}`), 1000 * Number(process.env.LONGTASKS_HEAP_SECONDS ?? 3));
 }
 
+/** The MCP client's thread (bench/mcp-client-worker.mjs), started at the first query. */
+let clientThread: Worker | null = null;
+
 async function queriesOrThrow(plugin: Plugin, key: string, note: string, word: string): Promise<void> {
-  const client = await connect(plugin.runtime!.server.url, key);
-  try {
-    const must = async (tool: string, args: Record<string, unknown>) => {
-      const r = await call(client, tool, args);
-      if (r.isError) throw new Error(`${tool}: ${JSON.stringify(r.content).slice(0, 300)}`);
-      return r;
-    };
-    const kw = await must('keyword_search', { query: word, limit: 5 });
-    if (!(kw.structuredContent?.results as unknown[] | undefined)?.length) throw new Error(`keyword_search "${word}" found nothing`);
+  clientThread ??= new Worker(new URL('./mcp-client-worker.mjs', import.meta.url));
+  clientThread.unref();
+  const calls: [string, Record<string, unknown>][] = [
+    ['keyword_search', { query: word, limit: 5 }],
     // Two words in most notes (and in every title of the generated vault), and the same as a phrase: the
     // query's passes over every candidate (title bonus, phrase checks) are in the blocks measured too.
-    await must('keyword_search', { query: 'vault note', limit: 5 });
-    await must('keyword_search', { query: '"vault note"', limit: 5 });
-    await must('get_backlinks', { path: note, limit: 5 });
-    await must('list_tasks', { limit: 5 });
-    await must('find_orphans', { limit: 5 });
-    await must('get_changes', { since: '2000-01-01', limit: 5 });
-  } finally { await client.close(); }
+    ['keyword_search', { query: 'vault note', limit: 5 }],
+    ['keyword_search', { query: '"vault note"', limit: 5 }],
+    ['get_backlinks', { path: note, limit: 5 }],
+    ['list_tasks', { limit: 5 }],
+    ['find_orphans', { limit: 5 }],
+    ['get_changes', { since: '2000-01-01', limit: 5 }],
+  ];
+  const thread = clientThread;
+  const answer = await new Promise<{ ok: boolean; error?: string; results?: { tool: string; isError: boolean; found: number | null; text: string }[] }>((resolve, reject) => {
+    thread.once('message', (m) => { thread.off('error', reject); resolve(m); });
+    thread.once('error', reject);
+    thread.postMessage({ url: plugin.runtime!.server.url, key, calls });
+  });
+  if (!answer.ok) throw new Error(answer.error);
+  for (const r of answer.results!) if (r.isError) throw new Error(`${r.tool}: ${r.text}`);
+  if (!answer.results![0].found) throw new Error(`keyword_search "${word}" found nothing`);
 }
 
 /** The vault's notes outside dot-folders. */
