@@ -496,7 +496,7 @@ test('reads: small files read directly from the checked real path, large ones th
 test('the first passes at start walk the app\'s folder tree, not its whole file list; a delete inside the folder being walked skips nothing', async () => {
   // getFiles()/getMarkdownFiles() build their whole array in one call: at 100k files a 12-31 ms task of
   // the UI thread (bench/longtasks.bench.ts). The walk copies each folder's children as it enters it: the
-  // app removes a child in place, and a walk holding the live array would skip the entry after it.
+  // app may remove a child in place (the fake does), and a walk holding the live array would skip the entry after it.
   const sliceClock = () => { let t = 0; return () => (t += 8); };
   const { app, host } = hostOn(vaultOf(3000), sliceClock());
   await app.metadataCache.settled();

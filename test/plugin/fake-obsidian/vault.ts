@@ -64,7 +64,7 @@ export class Vault extends Events {
   private detachItem(f: TAbstractFile): void {
     this.items.delete(f.path);
     this.cached.delete(f.path);
-    // In place, as the app's children.remove() does: code that holds the array sees it shift.
+    // In place (the app's typings do not say; in place is the case that can hurt): code that holds the array sees it shift.
     if (f.parent) { const kids = f.parent.children; const i = kids.indexOf(f); if (i >= 0) kids.splice(i, 1); }
     f.parent = null;
   }
