@@ -100,7 +100,10 @@ test('a graph over many chunks, its reverse built in steps, equals plain maps; l
   }
   let steps = 0;
   for (const st = g.finish(); !st.next().done;) steps++;
-  assert.ok(steps >= 2, `the reverse took ${steps} steps`);
+  // Two passes over every base edge (and one unit per source), at most 1,024 units a step: the slicers
+  // that run it read the clock every 32 steps, so a step must stay small (it was 32,768 units: 12 steps here).
+  const work = 2 * (g.edgeCount() + n);
+  assert.ok(steps >= (0.9 * work) / 1_024, `the reverse took ${steps} steps for ${work} units`);
   for (let i = 0; i < 500; i++) {
     const s = `N${rnd(n)}.md`;
     const r = i % 5 ? { [`N${rnd(n)}.md`]: 2, [`New ${i}.md`]: 1 } : undefined;
