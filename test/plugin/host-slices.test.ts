@@ -498,7 +498,12 @@ test('the first passes at start walk the app\'s folder tree, not its whole file 
   // the UI thread (bench/longtasks.bench.ts). The walk copies each folder's children as it enters it: the
   // app may remove a child in place (the fake does), and a walk holding the live array would skip the entry after it.
   const sliceClock = () => { let t = 0; return () => (t += 8); };
-  const { app, host } = hostOn(vaultOf(3000), sliceClock());
+  const vault = vaultOf(3000);
+  // Folders inside folders: the walk goes down every level.
+  mkdirSync(join(vault, 'F1/Deep/Deeper'), { recursive: true });
+  writeFileSync(join(vault, 'F1/Deep/Deeper/Deepest note.md'), '# deep\n');
+  writeFileSync(join(vault, 'F1/Deep/attachment.txt'), 'x');
+  const { app, host } = hostOn(vault, sliceClock());
   await app.metadataCache.settled();
   const whole: string[] = [];
   for (const name of ['getFiles', 'getMarkdownFiles', 'getAllLoadedFiles'] as const) {
@@ -510,12 +515,13 @@ test('the first passes at start walk the app\'s folder tree, not its whole file 
   await new Promise((r) => setTimeout(r, 0));
   await new Promise((r) => setTimeout(r, 0));
   // Each folder's first child, whichever folder the walks are in now (they have passed its first entry).
-  const gone = app.vault.getRoot().children.flatMap((c) => (c instanceof fake.TFolder ? [c.children[0]] : []));
+  const gone = app.vault.getRoot().children.flatMap((c) => (c instanceof fake.TFolder ? [c.children.find((f) => f instanceof fake.TFile)!] : []));
   for (const f of gone) await app.vault.delete(f);
   await ready;
   assert.deepEqual(whole, [], 'no call for the whole list');
   whole.length = 0;
   assert.deepEqual(listed(host), walk(app));
-  assert.equal(host.noteCount(), 3000 - gone.length);
+  assert.ok(listed(host).some((x) => x.startsWith('F1/Deep/Deeper/Deepest note.md|')) && listed(host).some((x) => x.startsWith('F1/Deep/attachment.txt|')));
+  assert.equal(host.noteCount(), 3001 - gone.length);
   assert.equal(host.pendingCount(), 0);
 });
