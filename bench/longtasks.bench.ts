@@ -233,8 +233,7 @@ async function sampleEarly(phase: string, label: string): Promise<void> {
 let clientThread: Worker | null = null;
 
 async function queriesOrThrow(plugin: Plugin, key: string, note: string, word: string): Promise<void> {
-  clientThread ??= new Worker(new URL('./mcp-client-worker.mjs', import.meta.url));
-  clientThread.unref();
+  if (!clientThread) { clientThread = new Worker(new URL('./mcp-client-worker.mjs', import.meta.url)); clientThread.unref(); }
   const calls: [string, Record<string, unknown>][] = [
     ['keyword_search', { query: word, limit: 5 }],
     // Two words in most notes (and in every title of the generated vault), and the same as a phrase: the

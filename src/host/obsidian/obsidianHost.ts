@@ -70,6 +70,7 @@ export class ObsidianHost implements VaultHost {
   private readonly app: App;
   private readonly TFile: Ctor<TFile>;
   private readonly TFolder: Ctor<TFolder>;
+  private readonly isTFile = (f: TAbstractFile): f is TFile => f instanceof this.TFile;
   private readonly now: () => number;
   private readonly clock: () => number;
   private readonly listeners = new Set<(e: VaultEvent) => void>();
@@ -97,7 +98,7 @@ export class ObsidianHost implements VaultHost {
     this.TFolder = opts.classes.TFolder;
     this.now = opts.now ?? Date.now;
     this.clock = opts.clock ?? (() => performance.now());
-    this.fileList = new FileList(() => this.walk(), (f): f is TFile => f instanceof this.TFile, this.clock);
+    this.fileList = new FileList(() => this.walk(), this.isTFile, this.clock);
     this.slices = new EventSlices({ clock: this.clock, deliver: (e) => this.deliver(e), apply: (op, deadline) => this.fileList.apply(op, deadline), opsDone: (deadline) => this.fileList.flushHeld(deadline), upstream: () => this.raw.size });
     this.raw = new RawEvents({ clock: this.clock, sliceMs: SLICE_MS, handle: (e) => this.handleRaw(e), emptied: () => this.slices.wake() });
     const v = opts.app.vault;
@@ -241,7 +242,7 @@ export class ObsidianHost implements VaultHost {
 
   /** The vault's files from the app's folder tree, one at a time (walkFiles.ts). */
   private walk(): Generator<TFile, void, void> {
-    return walkFiles(this.app.vault.getRoot(), (f): f is TFile => f instanceof this.TFile, (f): f is TFolder => f instanceof this.TFolder);
+    return walkFiles(this.app.vault.getRoot(), this.isTFile, (f): f is TFolder => f instanceof this.TFolder);
   }
 
   /** The first pass, yielding after each file (cachesReady runs it in slices): the notes first, then
