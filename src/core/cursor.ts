@@ -2,6 +2,8 @@
 // removed in between do not shift the next page. Tampered cursors are refused, never half-trusted.
 import { refuse } from './errors.js';
 
+const NOT_OURS = 'The cursor is not one this tool returned; drop it to start from the first page, or pass the next_cursor of the previous page unchanged.';
+
 export function encodeCursor(value: Record<string, unknown>): string {
   return Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
 }
@@ -11,7 +13,7 @@ export function decodeCursor<T extends Record<string, unknown>>(cursor: string, 
     const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { k?: unknown } | null;
     if (v && typeof v === 'object' && v.k === kind) return v as T;
   } catch { /* fall through */ }
-  refuse('invalid_argument', `The cursor is not one this tool returned; drop it to start from the first page, or pass the next_cursor of the previous page unchanged.`);
+  refuse('invalid_argument', NOT_OURS);
 }
 
 /** Pages a sorted array after the row whose key equals the cursor's `after` key. */
@@ -28,28 +30,44 @@ export function pageAfter<T>(rows: T[], keyOf: (row: T) => string, limit: number
   return { page, next_cursor: more && page.length ? encodeCursor({ k: kind, after: keyOf(page[page.length - 1]) }) : null };
 }
 
+/** The key a page cursor resumes after (refused when the cursor is not this kind's). */
+export function cursorAfter(cursor: string, kind: string): string {
+  const { after } = decodeCursor<{ k: string; after: unknown }>(cursor, kind);
+  if (typeof after !== 'string') refuse('invalid_argument', NOT_OURS);
+  return after;
+}
+
 /**
- * pageAfter over rows in any order, without sorting them all: the page is the `limit` smallest keys
- * after the cursor, kept in a short sorted list (most rows are turned away by one comparison). Keys
- * must be unique. Same answer as sorting then pageAfter; at 40k task rows the full sort was a long task.
+ * pageAfter over rows offered one at a time in any order, without sorting or keeping them all: the
+ * page is the `limit` smallest rows after `after`, kept in a short sorted list (most rows are turned
+ * away by one comparison). `compare` orders rows as their keys do; keys must be unique. Same answer as
+ * sorting then pageAfter. `from` is the cursor's row (only its key's parts: K). No key string is made per row, only the cursor's: list_tasks at 100k notes
+ * built 40k concatenated keys and compared them in one task, 74 ms of CPU, two thirds of it V8 marking
+ * the strings it had to flatten.
  */
-export function pageAfterUnsorted<T>(rows: T[], keyOf: (row: T) => string, limit: number, kind: string, cursor?: string): { page: T[]; next_cursor: string | null } {
-  const after = cursor ? decodeCursor<{ k: string; after: string }>(cursor, kind).after : null;
-  const page: { row: T; key: string }[] = [];
-  let rest = 0;
-  for (const row of rows) {
-    const key = keyOf(row);
-    if (after !== null && !(key > after)) continue;
-    rest++;
-    if (page.length >= limit && !(key < page[page.length - 1].key)) continue;
+export class PageCollector<T extends K, K = T> {
+  private readonly page: T[] = [];
+  private after = 0;
+
+  constructor(private readonly limit: number, private readonly compare: (a: K, b: K) => number, private readonly from: K | null = null) {}
+
+  offer(row: T): void {
+    if (this.from !== null && this.compare(row, this.from) <= 0) return;
+    this.after++;
+    const page = this.page;
+    if (page.length >= this.limit && (!page.length || this.compare(row, page[page.length - 1]) >= 0)) return;
     let lo = 0;
     let hi = page.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (page[mid].key < key) lo = mid + 1; else hi = mid; }
-    page.splice(lo, 0, { row, key });
-    if (page.length > limit) page.pop();
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (this.compare(page[mid], row) < 0) lo = mid + 1; else hi = mid; }
+    page.splice(lo, 0, row);
+    if (page.length > this.limit) page.pop();
   }
-  const more = rest > limit;
-  return { page: page.map((x) => x.row), next_cursor: more && page.length ? encodeCursor({ k: kind, after: page[page.length - 1].key }) : null };
+
+  /** The page, and a cursor (the last row's key) when rows after it were offered. */
+  result(keyOf: (row: T) => string, kind: string): { page: T[]; next_cursor: string | null } {
+    const page = this.page;
+    return { page, next_cursor: this.after > this.limit && page.length ? encodeCursor({ k: kind, after: keyOf(page[page.length - 1]) }) : null };
+  }
 }
 
 /** A keyset sort key that orders newest first (then by path) under plain string comparison. */

@@ -239,6 +239,12 @@ test('list_tasks: statuses, fields, ordering, filters, paging and refusals', asy
   await refused(c, 'list_tasks', { due_by: 'tomorrow' }, 'invalid_argument');
   await refused(c, 'list_tasks', { folder: 'Nope' }, 'not_found');
   await refused(c, 'list_tasks', { cursor: 'garbage' }, 'invalid_argument');
+  // A cursor of the right kind whose key is not a task's place: refused, not read as a page start.
+  const forged = (after: unknown) => Buffer.from(JSON.stringify({ k: 'list_tasks', after }), 'utf8').toString('base64url');
+  for (const after of ['2026-12-01', `2026-12-01\u0000Daily.md\u00007`, 42]) await refused(c, 'list_tasks', { cursor: forged(after) }, 'invalid_argument');
+  // Its own cursor, made again from its parts, still resumes where the page ended.
+  const [due, path, line] = (JSON.parse(Buffer.from(p1.next_cursor, 'base64url').toString('utf8')) as { after: string }).after.split('\u0000');
+  assert.deepEqual(ok(await call(c, 'list_tasks', { status: 'any', limit: 5, cursor: forged(`${due}\u0000${path}\u0000${line}`) }), 'p2 again').tasks, p2.tasks);
 });
 
 test('get_recent: newest first, UTC, since/until, content_changed', async () => {

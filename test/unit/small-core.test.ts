@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { compileGlob } from '../../src/core/glob.js';
 import { mimeOf, isTextLike } from '../../src/core/mime.js';
-import { pageAfter, pageAfterUnsorted, encodeCursor } from '../../src/core/cursor.js';
+import { pageAfter, PageCollector, cursorAfter, encodeCursor } from '../../src/core/cursor.js';
 import { parseTime } from '../../src/core/time.js';
 import { contentHash, CONTENT_HASH_PATTERN } from '../../src/core/hash.js';
 import { Refusal, refusalText } from '../../src/core/errors.js';
@@ -67,7 +67,7 @@ test('hash and refusal text contract', () => {
   assert.equal(lines[lines.length - 1], 'MCP-REFUSAL {"code":"stale_precondition","current_hash":"sha256:x"}');
 });
 
-test('pageAfterUnsorted gives exactly what sorting then pageAfter gives, page after page, for any order and limit', () => {
+test('PageCollector gives exactly what sorting then pageAfter gives, page after page, for any order and limit', () => {
   let seed = 11;
   const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
   for (let round = 0; round < 40; round++) {
@@ -81,7 +81,9 @@ test('pageAfterUnsorted gives exactly what sorting then pageAfter gives, page af
     const seenA: string[] = [];
     for (let pages = 0; pages < 400; pages++) {
       const x = pageAfter(sorted, (r) => r, limit, 't', a);
-      const y = pageAfterUnsorted(shuffled, (r) => r, limit, 't', b);
+      const pages = new PageCollector<string>(limit, (p, q) => (p < q ? -1 : p > q ? 1 : 0), b === undefined ? null : cursorAfter(b, 't'));
+      for (const r of shuffled) pages.offer(r);
+      const y = pages.result((r) => r, 't');
       assert.deepEqual(y.page, x.page, `round ${round} page ${pages}`);
       assert.equal(y.next_cursor, x.next_cursor);
       seenA.push(...x.page);
