@@ -1,7 +1,7 @@
 // Pure parts of the change feed: the line format, cursors, retention and the start-up reconciliation
 // diff. The stateful service (changes/service.ts) feeds these from host events and the data folder.
 import { ShardedSet } from '../core/shardedMap.js';
-import { nextTurn } from '../core/turns.js';
+import { Slicer } from '../services/slicer.js';
 
 export type ChangeKind = 'created' | 'modified' | 'moved' | 'deleted' | 'gap' | 'reset';
 export const NOTE_KINDS = ['created', 'modified', 'moved', 'deleted'] as const;
@@ -88,14 +88,18 @@ export function feedText(events: ChangeEvent[]): string {
   return events.map((e) => JSON.stringify(e) + '\n').join('');
 }
 
-/** feedText in parts of 512 lines, one a turn: 2,048 were a 22 ms step in a profile of a 100k-note
- *  rename's compaction, and the lines of the events waiting for one append in one go 61 ms. */
-export async function feedPartsInTurns(events: readonly ChangeEvent[]): Promise<string[]> {
+/** feedText in parts, one a slice of the app's thread. Fixed parts of 2,048 lines were a 22 ms step in
+ *  a profile of a 100k-note rename's compaction, and even parts of 512 took 17 ms when V8 was marking
+ *  (its marking steps are charged to what allocates, about 64 KB of strings here); a part now ends when
+ *  the slice's time is spent. */
+export async function feedPartsInTurns(events: readonly ChangeEvent[], slicer = new Slicer()): Promise<string[]> {
   const parts: string[] = [];
-  for (let i = 0; i < events.length; i += 512) {
-    if (i > 0) await nextTurn();
-    parts.push(feedText(events.slice(i, i + 512)));
+  let lines: string[] = [];
+  for (const e of events) {
+    lines.push(JSON.stringify(e) + '\n');
+    if (slicer.due()) { parts.push(lines.join('')); lines = []; await slicer.pause(); }
   }
+  if (lines.length) parts.push(lines.join(''));
   return parts;
 }
 
