@@ -22,13 +22,29 @@ export interface ContainmentOptions {
 
 /** `child` relative to `parent` when inside it ('' = the same folder), else null. */
 function under(child: string, parent: string): string | null {
+  // Every note read asks this twice, with realpath's answers: plain prefix tests then. path.relative
+  // resolves both paths again, about 1 KB of garbage a call (230 MB over a 100k-note first build).
+  if (sep === '/' && plainAbsolute(child) && plainAbsolute(parent)) {
+    if (child === parent) return '';
+    const end = parent === '/' ? 0 : parent.length;
+    return child.length > end && child.charCodeAt(end) === 47 && child.startsWith(parent) ? child.slice(end + 1) : null;
+  }
   const r = relative(parent, child);
   if (r === '') return '';
   if (r === '..' || r.startsWith(`..${sep}`) || isAbsolute(r)) return null;
   return r;
 }
 
-const dotted = (rel: string) => rel.split(sep).some((c) => c.startsWith('.'));
+/** An absolute POSIX path path.resolve leaves as it is: no empty, '.' or '..' part, no trailing slash. */
+function plainAbsolute(p: string): boolean {
+  if (p.charCodeAt(0) !== 47) return false;
+  if (p.length === 1) return true;
+  return p.charCodeAt(p.length - 1) !== 47 && !p.includes('//') && !p.includes('/./') && !p.includes('/../') && !p.endsWith('/.') && !p.endsWith('/..');
+}
+
+const SEP_DOT = `${sep}.`;
+/** A part of `rel` starts with a dot (a scan, not a split: it runs on every read). */
+const dotted = (rel: string) => rel.startsWith('.') || rel.includes(SEP_DOT);
 
 function realOrNull(p: string): string | null {
   try { return realpathSync(p); } catch { return null; }
@@ -90,7 +106,7 @@ export class Containment {
     const inV = under(real, this.base());
     if (inV !== null) {
       if (inV !== '' && dotted(inV)) return null;
-      return { inVault: inV.split(sep).join('/').normalize('NFC') };
+      return { inVault: (sep === '/' ? inV : inV.split(sep).join('/')).normalize('NFC') };
     }
     for (const a of this.allowed()) {
       const r = under(real, a);
