@@ -49,9 +49,9 @@ test('the table reads back what a Map of the same records holds, after any sets,
   }), { numRuns: 1000 });
 });
 
-test('past the first column size, slots freed by deletes are reused without mixing up notes', () => {
+test('over several column chunks, slots freed by deletes are reused without mixing up notes', () => {
   const table = new NoteTable();
-  const n = 5000;
+  const n = 24_000; // 24,000 slots: two chunks of 16,384
   const want = (i: number) => noteState(1_765_000_000_000 + i, i * 3, i % 5 === 0 ? null : i % 7 === 0 ? `odd ${i}` : contentHash(`note ${i}`), 1_700_000_000_000 - i);
   for (let i = 0; i < n; i++) table.set(`n${i}.md`, want(i));
   for (let i = 0; i < n; i += 2) table.delete(`n${i}.md`);
