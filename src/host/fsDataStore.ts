@@ -1,13 +1,12 @@
 // The plugin's data folder on disk. Both hosts use it (the plugin is desktop-only), so the plugin and
 // the CLI share keys, indexes and logs. Writes are atomic: temp file, fsync, rename, fsync the folder.
 import { promises as fs, statSync } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
 import { setTimeout } from 'node:timers';
 import { join } from 'node:path';
 import type { DataStore, WriteBody } from './port.js';
 import { StorageHealth } from './storageHealth.js';
 import { PieceWriter } from '../core/pieceWriter.js';
+import { closeFile, makeFolder, openFile, renameFile, sizeOf, syncFile, truncateFile, writeAll } from './fsCalls.js';
 
 function checkName(name: string): void {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) throw new Error(`bad data file name: ${name}`);
@@ -16,40 +15,41 @@ function checkName(name: string): void {
 /** A data-file lock older than this is left over from a crash. */
 const LOCK_STALE_MS = 10_000;
 
-/** A text (whole or in parts) written to `fh` through one buffer (at most a megabyte) encoded per round trip. */
-async function writeText(fh: FileHandle, text: string | readonly string[]): Promise<void> {
+/** A text (whole or in parts) written to `fd` through one buffer (at most a megabyte) encoded per round trip. */
+async function writeText(fd: number, text: string | readonly string[]): Promise<void> {
   const parts = typeof text === 'string' ? [text] : text;
   // A small text gets a small buffer (UTF-8 takes at most 3 bytes per UTF-16 unit).
   const units = parts.reduce((n, p) => n + p.length, 0);
-  const out = new PieceWriter((piece) => fh.writeFile(piece), Math.min(1 << 20, Math.max(128, units * 3)));
+  const out = new PieceWriter((piece) => writeAll(fd, piece), Math.min(1 << 20, Math.max(128, units * 3)));
   for (const part of parts) await out.text(part);
   await out.end();
 }
 
 export async function atomicWriteFile(file: string, bytes: WriteBody): Promise<void> {
   const dir = file.slice(0, file.lastIndexOf('/')) || '.';
-  const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-  const fh = await fs.open(tmp, 'w', 0o600);
+  // (Not crypto's randomBytes: a Buffer, so an ArrayBuffer, per write; see fsCalls.ts.)
+  const tmp = `${file}.${Math.floor(Math.random() * 2 ** 32).toString(16).padStart(8, '0')}.tmp`;
+  const fd = await openFile(tmp, 'w', 0o600);
   try {
     try {
       // Big texts (the change feed's state and lines) are encoded a buffer-full (a megabyte) at a time
       // into one reused buffer; each write of it is a thread-pool round trip, so the encoding of the
       // next megabyte is a task of its own.
-      if (bytes instanceof Uint8Array) await fh.writeFile(bytes);
-      else if (typeof bytes === 'function') await bytes((piece) => fh.writeFile(piece));
-      else await writeText(fh, bytes);
-      await fh.sync();
+      if (bytes instanceof Uint8Array) await writeAll(fd, bytes);
+      else if (typeof bytes === 'function') await bytes((piece) => writeAll(fd, piece));
+      else await writeText(fd, bytes);
+      await syncFile(fd);
     } finally {
-      await fh.close();
+      await closeFile(fd);
     }
-    await fs.rename(tmp, file);
+    await renameFile(tmp, file);
   } catch (e) {
     // A full disk or a writer that gave up: the half-written temp file goes, the old file stays.
     await fs.rm(tmp, { force: true });
     throw e;
   }
-  const d = await fs.open(dir, 'r').catch(() => null);
-  if (d) { await d.sync().catch(() => undefined); await d.close(); }
+  const d = await openFile(dir, 'r').catch(() => null);
+  if (d !== null) { await syncFile(d).catch(() => undefined); await closeFile(d); }
 }
 
 /**
@@ -58,16 +58,16 @@ export async function atomicWriteFile(file: string, bytes: WriteBody): Promise<v
  * a profile). A failure cuts the file back to its length before: no half-added lines.
  */
 async function appendText(file: string, text: string | readonly string[]): Promise<void> {
-  const fh = await fs.open(file, 'a', 0o600);
+  const fd = await openFile(file, 'a', 0o600);
   let before = -1;
   try {
-    before = (await fh.stat()).size;
-    await writeText(fh, text);
+    before = await sizeOf(fd);
+    await writeText(fd, text);
   } catch (e) {
-    if (before >= 0) await fh.truncate(before).catch(() => undefined);
+    if (before >= 0) await truncateFile(fd, before).catch(() => undefined);
     throw e;
   } finally {
-    await fh.close();
+    await closeFile(fd);
   }
 }
 
@@ -89,7 +89,7 @@ export class FsDataStore implements DataStore {
   }
 
   async ensure(): Promise<void> {
-    await fs.mkdir(this.dir, { recursive: true });
+    await makeFolder(this.dir);
   }
 
   async read(name: string): Promise<Uint8Array | null> {

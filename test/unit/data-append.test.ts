@@ -66,3 +66,28 @@ test('an append the disk refuses half-way leaves the file as it was (ENOSPC on a
     assert.equal(readFileSync(join(mnt, 'feed.jsonl'), 'utf8'), 'kept line\nagain\n');
   } finally { spawnSync('umount', ['-l', mnt]); }
 });
+
+test('writes and appends go through fs callbacks, not fs.promises (each promise request makes an ArrayBuffer: a V8 marking step while external memory is over its limit)', async () => {
+  const { promises } = await import('node:fs');
+  const dir = join(tempDir('vmcp-append-calls-'), 'data');
+  const store = new FsDataStore(dir);
+  const p = promises as unknown as Record<string, (...a: unknown[]) => unknown>;
+  const used: string[] = [];
+  const own = new Map<string, (...a: unknown[]) => unknown>();
+  for (const name of ['open', 'mkdir', 'rename', 'writeFile', 'appendFile', 'stat', 'truncate']) {
+    own.set(name, p[name]);
+    p[name] = (...a: unknown[]) => { used.push(name); return own.get(name)!(...a); };
+  }
+  try {
+    await store.write('a.json', '{"x":1}\n');
+    await store.write('b.bin', new Uint8Array([1, 2, 3]));
+    await store.write('c.bin', async (put) => { await put(new Uint8Array([4, 5])); await put(new Uint8Array([6])); });
+    await store.append('d.jsonl', ['one\n', 'two\n']);
+    await store.append('d.jsonl', 'three\n');
+  } finally { for (const [name, f] of own) p[name] = f; }
+  assert.deepEqual(used, []);
+  assert.equal(readFileSync(join(dir, 'a.json'), 'utf8'), '{"x":1}\n');
+  assert.deepEqual([...readFileSync(join(dir, 'b.bin'))], [1, 2, 3]);
+  assert.deepEqual([...readFileSync(join(dir, 'c.bin'))], [4, 5, 6]);
+  assert.equal(readFileSync(join(dir, 'd.jsonl'), 'utf8'), 'one\ntwo\nthree\n');
+});
