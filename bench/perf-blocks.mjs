@@ -20,7 +20,7 @@ const [scriptFile, blocksFile] = args.filter((a) => !a.startsWith('--') && Numbe
 if (!scriptFile || !blocksFile) { console.error('usage: node bench/perf-blocks.mjs PERF_SCRIPT.txt BLOCKS.json [--hz 997] [--top 6]'); process.exit(1); }
 const MS = 1000 / opt('--hz', 997);
 const TOP = opt('--top', 6);
-const blocks = JSON.parse(readFileSync(blocksFile, 'utf8')).map((b) => ({ ...b, a: b.startUs / 1e6, e: b.endUs / 1e6, n: 0, kinds: new Map(), code: new Map() }));
+const blocks = JSON.parse(readFileSync(blocksFile, 'utf8')).map((b) => ({ ...b, a: b.startUs / 1e6, e: b.endUs / 1e6, n: 0, kinds: new Map(), code: new Map(), steps: new Map() }));
 
 /** A sample's kind: the collector's part it was in, else whose code ran (innermost known frame). */
 function kindOf(frames) {
@@ -68,7 +68,10 @@ for (const s of samples) {
   b.n++;
   const k = kindOf(s.frames);
   b.kinds.set(k, (b.kinds.get(k) ?? 0) + 1);
-  if (k === 'code') { const c = codeOf(s.frames); b.code.set(c, (b.code.get(c) ?? 0) + 1); }
+  const c = codeOf(s.frames);
+  if (k === 'code') b.code.set(c, (b.code.get(c) ?? 0) + 1);
+  // A marking step runs inside the code that allocated: whose code that was.
+  else if (k.includes('marking step')) b.steps.set(c, (b.steps.get(c) ?? 0) + 1);
 }
 const ms = (n) => `${(n * MS).toFixed(0)} ms`;
 let within = 0;
@@ -80,5 +83,7 @@ for (const b of blocks) {
   console.log(`\n${b.vault} / ${b.phase}: ${((b.e - b.a) * 1000).toFixed(0)} ms of wall time, ${ms(b.n)} on the CPU; the plugin's own code ${ms(plugin)}`);
   for (const [k, n] of [...b.kinds.entries()].sort((x, y) => y[1] - x[1])) console.log(`  ${ms(n).padStart(7)}  ${k}`);
   for (const [c, n] of [...b.code.entries()].sort((x, y) => y[1] - x[1]).slice(0, TOP)) console.log(`  ${ms(n).padStart(7)}    ${c}`);
+  const steps = [...b.steps.entries()].sort((x, y) => y[1] - x[1]).slice(0, 3);
+  if (steps.length) console.log(`  marking steps ran inside: ${steps.map(([c, n]) => `${c} ${ms(n)}`).join('; ')}`);
 }
 console.log(`\n${within} blocks read (windows over 400 ms, the fake app's excluded work, left out); main thread ${main}, ${MS.toFixed(2)} ms a sample`);

@@ -11,9 +11,13 @@ const encoder = new TextEncoder();
 
 /** The buffers of writers that ended, one per size, for the next writer of that size: a new megabyte
  *  ArrayBuffer next to a heap of a gigabyte starts V8's external-memory work (31 ms inside a save during
- *  a 100k-note rename, in a profile). Small buffers are not kept. */
+ *  a 100k-note rename, in a profile), and while external memory is over V8's limit any new ArrayBuffer,
+ *  a few kilobytes for a small file's write too, runs a marking step of 5-10 ms. Buffers under 4 KB are
+ *  not kept (the data store asks for 4 KB at least). */
 const kept = new Map<number, Uint8Array>();
-const KEEP_FROM = 64 * 1024;
+const KEEP_FROM = 4 * 1024;
+/** Sizes kept: every power of two from 4 KB to a megabyte and a few more. */
+const KEEP_SIZES = 12;
 const ENDED = new Uint8Array(0);
 
 export class PieceWriter {
@@ -35,7 +39,7 @@ export class PieceWriter {
   /** Sends what is left and hands the buffer on to the next writer; nothing may be written after. */
   async end(): Promise<void> {
     await this.flush();
-    if (this.buf.length >= KEEP_FROM && (kept.has(this.buf.length) || kept.size < 8)) kept.set(this.buf.length, this.buf);
+    if (this.buf.length >= KEEP_FROM && (kept.has(this.buf.length) || kept.size < KEEP_SIZES)) kept.set(this.buf.length, this.buf);
     this.buf = ENDED;
     this.view = new DataView(ENDED.buffer);
   }

@@ -18,9 +18,10 @@ const LOCK_STALE_MS = 10_000;
 /** A text (whole or in parts) written to `fd` through one buffer (at most a megabyte) encoded per round trip. */
 async function writeText(fd: number, text: string | readonly string[]): Promise<void> {
   const parts = typeof text === 'string' ? [text] : text;
-  // A small text gets a small buffer (UTF-8 takes at most 3 bytes per UTF-16 unit).
+  // A small text gets a small buffer (UTF-8 takes at most 3 bytes per UTF-16 unit), 4 KB at least so
+  // that it is one the piece writer keeps for the next write (core/pieceWriter.ts).
   const units = parts.reduce((n, p) => n + p.length, 0);
-  const out = new PieceWriter((piece) => writeAll(fd, piece), Math.min(1 << 20, Math.max(128, units * 3)));
+  const out = new PieceWriter((piece) => writeAll(fd, piece), Math.min(1 << 20, Math.max(4096, units * 3)));
   for (const part of parts) await out.text(part);
   await out.end();
 }

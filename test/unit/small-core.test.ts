@@ -146,6 +146,14 @@ test('a piece writer that ended hands its buffer to the next writer of its size;
   await a.end();
   await b.end();
   assert.notEqual(buffers.at(-1), buffers.at(-2));
+  // Small writers too, from 4 KB: a small file's write makes no new ArrayBuffer (fsCalls.ts says why).
+  const small: ArrayBufferLike[] = [];
+  for (let i = 0; i < 2; i++) {
+    const w = new PieceWriter(async (p) => { small.push(p.buffer); }, 4096);
+    await w.bytes(new Uint8Array(10));
+    await w.end();
+  }
+  assert.equal(small[0], small[1], 'the second 4 KB writer wrote through the first one\'s buffer');
 });
 
 test('UTF-8 lines in slices: pieces end at line ends (a line longer than a piece stays whole), and join to the text', async () => {
