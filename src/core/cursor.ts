@@ -39,21 +39,22 @@ export function cursorAfter(cursor: string, kind: string): string {
 
 /**
  * pageAfter over rows offered one at a time in any order, without sorting or keeping them all: the
- * page is the `limit` smallest rows after `after`, kept in a short sorted list (most rows are turned
- * away by one comparison). `compare` orders rows as their keys do; keys must be unique. Same answer as
- * sorting then pageAfter. `from` is the cursor's row (only its key's parts: K). No key string is made per row, only the cursor's: list_tasks at 100k notes
- * built 40k concatenated keys and compared them in one task, 74 ms of CPU, two thirds of it V8 marking
- * the strings it had to flatten.
+ * page is the `limit` smallest rows after `from` (the cursor's row: only its key's parts, K), kept in a
+ * short sorted list (most rows are turned away by one comparison). `compare` orders rows as their keys
+ * do; keys must be unique. Same answer as sorting then pageAfter. No key string is made per row, only
+ * the cursor's: list_tasks at 100k notes built 40k concatenated keys and compared them in one task,
+ * 74 ms of CPU, two thirds of it V8 marking the strings it had to flatten.
  */
 export class PageCollector<T extends K, K = T> {
   private readonly page: T[] = [];
-  private after = 0;
+  /** Rows offered after `from`: more than `limit` means another page. */
+  private beyond = 0;
 
   constructor(private readonly limit: number, private readonly compare: (a: K, b: K) => number, private readonly from: K | null = null) {}
 
   offer(row: T): void {
     if (this.from !== null && this.compare(row, this.from) <= 0) return;
-    this.after++;
+    this.beyond++;
     const page = this.page;
     if (page.length >= this.limit && (!page.length || this.compare(row, page[page.length - 1]) >= 0)) return;
     let lo = 0;
@@ -66,7 +67,7 @@ export class PageCollector<T extends K, K = T> {
   /** The page, and a cursor (the last row's key) when rows after it were offered. */
   result(keyOf: (row: T) => string, kind: string): { page: T[]; next_cursor: string | null } {
     const page = this.page;
-    return { page, next_cursor: this.after > this.limit && page.length ? encodeCursor({ k: kind, after: keyOf(page[page.length - 1]) }) : null };
+    return { page, next_cursor: this.beyond > this.limit && page.length ? encodeCursor({ k: kind, after: keyOf(page[page.length - 1]) }) : null };
   }
 }
 
