@@ -84,8 +84,11 @@ function parseFeedPart(text: string, events: ChangeEvent[]): number {
   return bad;
 }
 
+/** One event's line in the feed file. */
+const feedLine = (e: ChangeEvent): string => JSON.stringify(e) + '\n';
+
 export function feedText(events: ChangeEvent[]): string {
-  return events.map((e) => JSON.stringify(e) + '\n').join('');
+  return events.map(feedLine).join('');
 }
 
 /** feedText in parts, one a slice of the app's thread. Fixed parts of 2,048 lines were a 22 ms step in
@@ -96,7 +99,7 @@ export async function feedPartsInTurns(events: readonly ChangeEvent[], slicer = 
   const parts: string[] = [];
   let lines: string[] = [];
   for (const e of events) {
-    lines.push(JSON.stringify(e) + '\n');
+    lines.push(feedLine(e));
     if (slicer.due()) { parts.push(lines.join('')); lines = []; await slicer.pause(); }
   }
   if (lines.length) parts.push(lines.join(''));
