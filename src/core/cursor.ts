@@ -2,7 +2,10 @@
 // removed in between do not shift the next page. Tampered cursors are refused, never half-trusted.
 import { refuse } from './errors.js';
 
-const NOT_OURS = 'The cursor is not one this tool returned; drop it to start from the first page, or pass the next_cursor of the previous page unchanged.';
+/** Refuses a cursor this tool did not return (or one whose key it cannot read). */
+export function refuseCursor(): never {
+  refuse('invalid_argument', 'The cursor is not one this tool returned; drop it to start from the first page, or pass the next_cursor of the previous page unchanged.');
+}
 
 export function encodeCursor(value: Record<string, unknown>): string {
   return Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
@@ -13,7 +16,7 @@ export function decodeCursor<T extends Record<string, unknown>>(cursor: string, 
     const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { k?: unknown } | null;
     if (v && typeof v === 'object' && v.k === kind) return v as T;
   } catch { /* fall through */ }
-  refuse('invalid_argument', NOT_OURS);
+  refuseCursor();
 }
 
 /** Pages a sorted array after the row whose key equals the cursor's `after` key. */
@@ -33,7 +36,7 @@ export function pageAfter<T>(rows: T[], keyOf: (row: T) => string, limit: number
 /** The key a page cursor resumes after (refused when the cursor is not this kind's). */
 export function cursorAfter(cursor: string, kind: string): string {
   const { after } = decodeCursor<{ k: string; after: unknown }>(cursor, kind);
-  if (typeof after !== 'string') refuse('invalid_argument', NOT_OURS);
+  if (typeof after !== 'string') refuseCursor();
   return after;
 }
 

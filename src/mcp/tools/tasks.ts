@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { folderFilter, pageCursor } from './args.js';
 import { defineTool, READ_ONLY } from '../tool.js';
-import { cursorAfter, PageCollector } from '../../core/cursor.js';
+import { cursorAfter, PageCollector, refuseCursor } from '../../core/cursor.js';
 import { Slicer } from '../../services/slicer.js';
 import { refuse } from '../../core/errors.js';
 import { inFolder } from '../../core/paths.js';
@@ -23,7 +23,7 @@ const byDueThenPlace = (a: TaskPlace, b: TaskPlace) =>
 const taskKey = (r: TaskPlace) => `${r.due}\u0000${r.path}\u0000${String(r.line).padStart(9, '0')}`;
 function taskPlaceAt(key: string): TaskPlace {
   const [due, path, line, extra] = key.split('\u0000');
-  if (extra !== undefined || path === undefined || !/^\d{9}$/.test(line ?? '')) refuse('invalid_argument', 'The cursor is not one list_tasks returned; drop it to start from the first page.');
+  if (extra !== undefined || path === undefined || !/^\d{9}$/.test(line ?? '')) refuseCursor();
   return { path, due, line: Number(line) };
 }
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
